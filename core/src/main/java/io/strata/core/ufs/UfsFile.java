@@ -1,0 +1,32 @@
+package io.strata.core.ufs;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * An open file in the under storage, read and written at explicit offsets.
+ *
+ * <p>Instances are safe for concurrent positional reads and writes from several threads; the
+ * caller orders overlapping writes. Closing releases the storage handle; data already written is
+ * durable only after {@link #force()}.
+ */
+public interface UfsFile extends Closeable {
+    /** Reads into {@code dst} from {@code offset}; returns bytes read, or -1 at end of file. */
+    int read(ByteBuffer dst, long offset) throws IOException;
+
+    /** Writes all of {@code src} at {@code offset}, growing the file as needed. */
+    void write(ByteBuffer src, long offset) throws IOException;
+
+    /** Sets the file's length, cutting it or extending it with zeros. */
+    void truncate(long size) throws IOException;
+
+    /** Current length in bytes. */
+    long size() throws IOException;
+
+    /** Makes written data durable. */
+    void force() throws IOException;
+
+    /** The content version after the writes so far (see {@link UfsStatus#version()}). */
+    String version() throws IOException;
+}

@@ -1,0 +1,54 @@
+package io.strata.core.ufs;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The storage under a Strata volume: a local directory or an object store bucket prefix.
+ *
+ * <p>Paths are relative to the volume root, '/'-separated, without a leading slash; the root is
+ * the empty string. The under storage holds file data and the directory tree in their natural
+ * layout, readable by every other tool; everything it cannot express (owners, hard links,
+ * xattrs) lives in the metastore. Failures are {@link io.strata.core.fs.FsException}s where a
+ * POSIX error applies (ENOENT, EEXIST, ENOTEMPTY) and plain {@link IOException}s otherwise.
+ */
+public interface UnderFileSystem extends Closeable {
+    /** The volume's root, e.g. {@code file:///data/src} or {@code s3://bucket/prefix}. */
+    URI uri();
+
+    /** Status of one entry, or empty if it does not exist. */
+    Optional<UfsStatus> status(String path) throws IOException;
+
+    /**
+     * Streams the direct children of a directory to {@code sink}, in pages, so that a directory
+     * of any size is listed in bounded memory. ENOENT if the directory does not exist.
+     */
+    void list(String dir, Consumer<UfsStatus> sink) throws IOException;
+
+    /** Opens an existing file for reading (and for writing, if {@code writable}). */
+    UfsFile open(String path, boolean writable) throws IOException;
+
+    /** Creates an empty file, replacing any file at that path, and opens it for writing. */
+    UfsFile create(String path) throws IOException;
+
+    /** Creates one directory; its parent must exist. An existing directory is not an error. */
+    void mkdir(String path) throws IOException;
+
+    /** Deletes a file. A missing file is not an error. */
+    void deleteFile(String path) throws IOException;
+
+    /** Deletes an empty directory. A missing directory is not an error; ENOTEMPTY if not empty. */
+    void deleteDirectory(String path) throws IOException;
+
+    /** Moves a file or a directory tree, replacing a file at {@code dst}. */
+    void rename(String src, String dst) throws IOException;
+
+    /** Capacity of the storage, for statfs; empty where it is unbounded (object stores). */
+    Optional<Capacity> capacity() throws IOException;
+
+    /** Total and free bytes of the storage. */
+    record Capacity(long totalBytes, long freeBytes) {}
+}
