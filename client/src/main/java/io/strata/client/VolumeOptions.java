@@ -4,7 +4,6 @@ import io.strata.core.conf.Option;
 import io.strata.core.conf.OptionGroup;
 import io.strata.core.conf.OptionType;
 
-import java.time.Duration;
 import java.util.List;
 
 /** Options of a volume: where its namespace lives and how it follows the under storage. */
@@ -21,12 +20,6 @@ public final class VolumeOptions implements OptionGroup {
             .check(s -> s.startsWith("/"), "an absolute path")
             .build();
 
-    public static final Option<Duration> METADATA_SYNC_INTERVAL = Option.builder("metadata_sync_interval",
-                    OptionType.DURATION)
-            .doc("Re-list a directory from the under storage when its last listing is older than this;"
-                    + " 0 = on every access. Default (unset): list once, on first access.")
-            .build();
-
     public static final Option<Boolean> READ_ONLY = Option.builder("ro", OptionType.BOOLEAN)
             .defaultValue(false)
             .doc("Mount read-only: every change fails with EROFS.")
@@ -39,7 +32,7 @@ public final class VolumeOptions implements OptionGroup {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(META, STATE_DIR, METADATA_SYNC_INTERVAL, READ_ONLY);
+        return List.of(META, STATE_DIR, READ_ONLY);
     }
 
     private static boolean isMetaUrl(String url) {

@@ -1,37 +1,186 @@
 package io.strata.fuse;
 
+import io.strata.client.StrataFileSystem;
+import io.strata.core.conf.OptionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
 
 /**
- * A mounted Strata volume: owns the FUSE session, the file system and the metastore.
+ * A mounted Strata volume: owns the FUSE session thread, the file system and its metastore.
+ *
+ * <p>jnr-fuse's own non-blocking mount waits a fixed 2 s and cannot tell success from failure, so
+ * the session runs blocking on a thread of ours and readiness is read from the kernel's mount table.
  */
 public final class StrataMount implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(StrataMount.class);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration UNMOUNT_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Path mountPoint;
+    private final StrataFileSystem fs;
+    private final StrataFuse fuse;
+    private final Thread session;
+    private final CompletableFuture<Void> ended;
+    private boolean closed;
+
+    private StrataMount(Path mountPoint, StrataFileSystem fs, StrataFuse fuse, Thread session,
+                        CompletableFuture<Void> ended) {
+        this.mountPoint = mountPoint;
+        this.fs = fs;
+        this.fuse = fuse;
+        this.session = session;
+        this.ended = ended;
+    }
+
     /**
      * Opens the volume and mounts it; returns once the kernel lists the mount. A failure is a
-     * {@link MountException} whose message is one line for the user (libfuse's own reason included).
+     * {@link MountException} whose message is one line for the user.
      */
     public static StrataMount mount(MountRequest request) throws IOException {
-        throw new UnsupportedOperationException("in progress");
+        requireNonNull(request, "request is null");
+        Path mountPoint = request.mountPoint().toAbsolutePath().normalize();
+        String[] arguments;
+        try {
+            arguments = FuseArguments.build(request.source(), request.options());
+        } catch (OptionException e) {
+            throw new MountException(e.getMessage());
+        }
+        checkMountPoint(mountPoint);
+        StrataFileSystem fs = StrataFileSystem.open(request.source(), request.options());
+        try {
+            StrataFuse fuse = newFuse(fs);
+            CompletableFuture<Void> ended = new CompletableFuture<>();
+            Thread session = new Thread(() -> runSession(fuse, mountPoint, arguments, ended), "strata-fuse-session");
+            session.setDaemon(true);
+            session.start();
+            awaitReady(mountPoint, ended);
+            log.info("mounted {} at {} (metastore {}, fuse options {})", request.source(), mountPoint, fs.metaUrl(),
+                    String.join(" ", arguments));
+            return new StrataMount(mountPoint, fs, fuse, session, ended);
+        } catch (IOException | RuntimeException e) {
+            try (fs) {
+                throw e;
+            }
+        }
+    }
+
+    private static StrataFuse newFuse(StrataFileSystem fs) throws MountException {
+        try {
+            return new StrataFuse(fs);
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
+            throw new MountException("libfuse2 is not installed (" + e.getMessage()
+                    + "); install it with: apt-get install libfuse2", e);
+        }
+    }
+
+    private static void runSession(StrataFuse fuse, Path mountPoint, String[] arguments,
+                                   CompletableFuture<Void> ended) {
+        try {
+            fuse.mount(mountPoint, true, false, arguments);
+            ended.complete(null);
+        } catch (Throwable t) {
+            ended.completeExceptionally(t);
+        }
+    }
+
+    /** The checks libfuse would otherwise fail with a bare return code. */
+    private static void checkMountPoint(Path mountPoint) throws MountException {
+        if (!Files.exists(mountPoint)) {
+            throw new MountException("mountpoint " + mountPoint + " does not exist; create it with mkdir -p");
+        }
+        if (!Files.isDirectory(mountPoint)) {
+            throw new MountException("mountpoint " + mountPoint + " is not a directory");
+        }
+        if (MountPoints.isMounted(mountPoint)) {
+            throw new MountException("mountpoint " + mountPoint + " is already mounted; unmount it first with"
+                    + " strata umount " + mountPoint);
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(mountPoint)) {
+            if (entries.iterator().hasNext()) {
+                throw new MountException("mountpoint " + mountPoint + " is not empty; mount on an empty directory");
+            }
+        } catch (IOException e) {
+            throw new MountException("cannot read mountpoint " + mountPoint + ": " + e.getMessage(), e);
+        }
+        if (!Files.isReadable(Path.of("/dev/fuse"))) {
+            throw new MountException("/dev/fuse is missing or not accessible; load the fuse module (modprobe fuse)"
+                    + " or run as root");
+        }
+    }
+
+    private static void awaitReady(Path mountPoint, CompletableFuture<Void> ended) throws IOException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (!MountPoints.isMounted(mountPoint)) {
+            if (ended.isDone()) {
+                String reason = ended.isCompletedExceptionally()
+                        ? ended.handle((v, t) -> t.getMessage()).join() : "the FUSE session ended at once";
+                throw new MountException("libfuse could not mount " + mountPoint + " (" + reason
+                        + "); its reason is on the line above in the log");
+            }
+            if (System.nanoTime() > deadline) {
+                throw new MountException("mount at " + mountPoint + " not ready after " + READY_TIMEOUT.toSeconds()
+                        + " s");
+            }
+            try {
+                ended.get(20, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                // still starting, or failed: the loop tells which
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new MountException("interrupted while mounting " + mountPoint);
+            }
+        }
     }
 
     public Path mountPoint() {
-        throw new UnsupportedOperationException("in progress");
+        return mountPoint;
     }
 
     /** The metastore URL in effect, to print at mount. */
     public String metaUrl() {
-        throw new UnsupportedOperationException("in progress");
+        return fs.metaUrl();
+    }
+
+    /** The file system behind the mount, for in-process callers and tests. */
+    public StrataFileSystem fileSystem() {
+        return fs;
     }
 
     /** Blocks until the file system is unmounted (strata umount, fusermount -u, a signal). */
     public void awaitUnmounted() throws InterruptedException {
-        throw new UnsupportedOperationException("in progress");
+        session.join();
     }
 
     /** Unmounts if still mounted, flushes open files, closes the metastore. Idempotent. */
     @Override
-    public void close() throws IOException {
-        throw new UnsupportedOperationException("in progress");
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try (fs) {
+            if (!ended.isDone() && MountPoints.isMounted(mountPoint)) {
+                MountPoints.unmount(mountPoint);
+            }
+            session.join(UNMOUNT_TIMEOUT.toMillis());
+            if (session.isAlive()) {
+                log.warn("FUSE session at {} still running {} s after unmount", mountPoint,
+                        UNMOUNT_TIMEOUT.toSeconds());
+            }
+            log.info("unmounted {}: {}", mountPoint, fuse.requestSizes());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new MountException("interrupted while unmounting " + mountPoint);
+        }
     }
 }

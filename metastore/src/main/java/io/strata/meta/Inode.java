@@ -33,6 +33,16 @@ public record Inode(long ino, InodeType type, int mode, int uid, int gid, long a
         }
     }
 
+    /**
+     * A new inode made from {@code spec} and linked at {@code (parent, name)}: nlink 1 (2 for a
+     * directory, for its "." entry), atime and ctime {@code spec.timeNs()}, mtime {@code spec.mtimeNs()}.
+     */
+    public static Inode fromSpec(long ino, long parent, String name, NewInode spec, long syncedNs) {
+        int nlink = spec.type() == InodeType.DIRECTORY ? 2 : 1;
+        return new Inode(ino, spec.type(), spec.mode(), spec.uid(), spec.gid(), spec.timeNs(), spec.mtimeNs(),
+                spec.timeNs(), nlink, spec.size(), spec.rdev(), parent, name, spec.ufsVersion(), syncedNs);
+    }
+
     public boolean isDirectory() {
         return type == InodeType.DIRECTORY;
     }

@@ -38,7 +38,7 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
     /** Parses a size; throws {@link IllegalArgumentException} naming the accepted form. */
     public static DataSize parse(String text) {
         Matcher m = FORM.matcher(text.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches() || (m.group(2).isEmpty() && m.group(3).equals("i"))) {
+        if (!m.matches() || (m.group(2).isEmpty() && m.group(3).startsWith("i"))) {
             throw new IllegalArgumentException("expected a size such as 4096, 512KB, 1MiB or 5GB");
         }
         int shift = switch (m.group(2)) {

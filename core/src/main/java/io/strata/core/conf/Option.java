@@ -78,8 +78,11 @@ public final class Option<T> {
         try {
             value = type.parse(text);
         } catch (RuntimeException e) {
-            throw new OptionException(String.format("bad value for option %s: '%s' (%s; expected %s)",
-                    key, shown(text), e.getMessage(), type.form()));
+            // A parser's message may quote the text, so a secret's is left out.
+            throw new OptionException(secret
+                    ? String.format("bad value for option %s: '%s' (expected %s)", key, shown(text), type.form())
+                    : String.format("bad value for option %s: '%s' (%s; expected %s)",
+                            key, shown(text), e.getMessage(), type.form()));
         }
         if (!check.test(value)) {
             throw new OptionException(String.format("bad value for option %s: '%s' (expected %s)",

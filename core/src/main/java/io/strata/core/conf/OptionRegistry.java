@@ -57,6 +57,9 @@ public final class OptionRegistry {
     }
 
     private String unknownMessage(String name) {
+        if (byName.isEmpty()) {
+            return String.format("unknown option '%s' (run 'strata conf' to list every option)", name);
+        }
         String closest = Collections.min(byName.keySet(), Comparator.comparingInt(k -> editDistance(name, k)));
         return String.format("unknown option '%s'; did you mean '%s'? (run 'strata conf' to list every option)",
                 name, closest);

@@ -23,7 +23,8 @@ public record OptionType<T>(String form, Function<String, T> parser, Function<T,
     public static final OptionType<Boolean> BOOLEAN = new OptionType<>("true|false", OptionType::parseBoolean,
             String::valueOf);
 
-    public static final OptionType<Integer> INT = new OptionType<>("an integer", Integer::decode, String::valueOf);
+    public static final OptionType<Integer> INT = new OptionType<>("an integer",
+            s -> Integer.parseInt(s.trim()), String::valueOf);
 
     public static final OptionType<DataSize> SIZE = new OptionType<>("a size (4096, 512KB, 1MiB, 5GB)",
             DataSize::parse, DataSize::toString);
@@ -33,7 +34,7 @@ public record OptionType<T>(String form, Function<String, T> parser, Function<T,
 
     /** An unsigned integer written in octal, like a umask ({@code 022}). */
     public static final OptionType<Integer> OCTAL = new OptionType<>("an octal number (022)",
-            s -> Integer.parseUnsignedInt(s, 8), i -> "0" + Integer.toOctalString(i));
+            s -> Integer.parseUnsignedInt(s.trim(), 8), i -> "0" + Integer.toOctalString(i));
 
     public T parse(String text) {
         return parser.apply(text);

@@ -13,6 +13,7 @@ public enum FsError {
     EBADF(9),
     EAGAIN(11),
     EACCES(13),
+    EBUSY(16),
     EEXIST(17),
     EXDEV(18),
     ENOTDIR(20),

@@ -1,0 +1,261 @@
+package io.strata.cli;
+
+import io.strata.client.VolumeOptions;
+import io.strata.core.conf.OptionException;
+import io.strata.core.conf.OptionRegistry;
+import io.strata.core.conf.Options;
+import io.strata.core.conf.OptionsLoader;
+import io.strata.fuse.MountException;
+import io.strata.fuse.MountPoints;
+import io.strata.fuse.MountRequest;
+import io.strata.fuse.StrataMount;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * {@code strata mount SOURCE MOUNTPOINT}: checks everything it can, then starts a daemon and waits
+ * for its mount ({@link Daemon}), or with {@code --foreground} mounts in this process and serves
+ * until unmounted.
+ */
+@Command(name = "mount", sortOptions = false,
+        description = {"Mount a directory (later: a bucket) at MOUNTPOINT, in the background unless --foreground.",
+                "Options, highest precedence first: -o, STRATA_<KEY> environment variables, --conf FILE"
+                        + " (default $STRATA_HOME/conf/strata.properties), defaults. 'strata conf' lists them."})
+final class MountCommand extends StrataSubcommand {
+    static final String MOUNTED_PREFIX = "mounted ";
+    static final String FAILED_PREFIX = "mount failed: ";
+    private static final Duration MOUNT_TIMEOUT = Duration.ofSeconds(30);
+    private static final Logger log = LoggerFactory.getLogger(MountCommand.class);
+
+    @Parameters(index = "0", paramLabel = "SOURCE", description = "A directory (path or file:///abs/dir) to mount.")
+    String source;
+
+    @Parameters(index = "1", paramLabel = "MOUNTPOINT", description = "An existing empty directory.")
+    Path mountPoint;
+
+    @Mixin
+    ConfigOptions config;
+
+    @Option(names = {"-f", "--foreground"},
+            description = "Serve the mount in this process until it is unmounted (Ctrl-C or SIGTERM unmounts).")
+    boolean foreground;
+
+    @Override
+    int run() throws Exception {
+        Options options = bindOptions(OptionRegistry.load(), environment());
+        Path sourceDir = resolveSource(source);
+        Path target = mountPoint.toAbsolutePath().normalize();
+        checkMountPoint(target, sourceDir);
+        return foreground ? serve(sourceDir, target, options) : startDaemon(sourceDir, target, options);
+    }
+
+    /** The options from every source; a daemon takes its parent's, already bound and checked, alone. */
+    Options bindOptions(OptionRegistry registry, Map<String, String> environment) {
+        String fromParent = environment.get(Daemon.OPTIONS_ENV);
+        if (!foreground || fromParent == null) {
+            return config.bind(registry, environment);
+        }
+        OptionsLoader loader = new OptionsLoader(registry);
+        try {
+            Daemon.decode(fromParent).forEach((key, value) -> loader.set(key, value, "strata mount"));
+        } catch (OptionException e) {
+            throw new OptionException("in " + Daemon.OPTIONS_ENV + ": " + e.getMessage());
+        }
+        return loader.commandLine(config.dashO).build();
+    }
+
+    /** A directory path (relative to the working directory) or a {@code file:} URI, as an absolute path. */
+    static Path resolveSource(String text) {
+        String lower = text.toLowerCase(Locale.ROOT);
+        if (lower.startsWith("s3://") || lower.startsWith("s3a://")) {
+            throw CliException.badInput("s3:// sources are not supported yet; mount a local directory");
+        }
+        Path dir;
+        if (lower.startsWith("file:")) {
+            dir = fileUriPath(text);
+        } else if (lower.matches("[a-z][a-z0-9+.-]*://.*")) {
+            throw CliException.badInput("unsupported source '" + text + "'; mount a local directory"
+                    + " (a path or file:///absolute/dir)");
+        } else {
+            dir = Path.of(text);
+        }
+        dir = dir.toAbsolutePath().normalize();
+        if (!Files.exists(dir)) {
+            throw CliException.badInput("source " + dir + " does not exist; give an existing directory to mount");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw CliException.badInput("source " + dir + " is not a directory; give a directory to mount");
+        }
+        if (!Files.isReadable(dir)) {
+            throw CliException.badInput("source " + dir + " is not readable; check its permissions");
+        }
+        return dir;
+    }
+
+    private static Path fileUriPath(String text) {
+        try {
+            URI uri = new URI(text);
+            String authority = uri.getAuthority();
+            if (uri.getPath() == null || !uri.getPath().startsWith("/")
+                    || (authority != null && !authority.equals("localhost"))) {
+                throw new URISyntaxException(text, "not a local absolute path");
+            }
+            return Path.of(uri.getPath());
+        } catch (URISyntaxException e) {
+            throw CliException.badInput("bad source URI '" + text + "'; write file:///absolute/dir or a directory path");
+        }
+    }
+
+    /**
+     * The mountpoint must be an existing, empty directory that nothing is mounted on and that is
+     * outside the source. A stale FUSE mount (its daemon died) is cleared first, with a warning.
+     */
+    void checkMountPoint(Path target, Path sourceDir) {
+        if (MountPoints.isStale(target)) {
+            try {
+                MountPoints.clearStale(target);
+            } catch (IOException e) {
+                throw CliException.failure("cannot clear the stale mount at " + target + " (" + e.getMessage()
+                        + "); run 'fusermount -u -z " + target + "' and try again");
+            }
+            error("cleared a stale mount at " + target + " (its daemon was gone)");
+        }
+        Optional<MountPoints.Entry> mounted = MountPoints.find(target);
+        if (mounted.isPresent()) {
+            if (mounted.get().isFuse()) {
+                throw CliException.badInput("mountpoint " + target + " is already mounted (" + mounted.get().fsType()
+                        + "); unmount it first with 'strata umount " + target + "'");
+            }
+            throw CliException.badInput("mountpoint " + target + " is already a " + mounted.get().fsType()
+                    + " mount point; choose an empty directory that nothing is mounted on");
+        }
+        if (!Files.exists(target)) {
+            throw CliException.badInput("mountpoint " + target + " does not exist; create it with 'mkdir -p "
+                    + target + "'");
+        }
+        if (!Files.isDirectory(target)) {
+            throw CliException.badInput("mountpoint " + target + " is not a directory; give an empty directory");
+        }
+        try (Stream<Path> children = Files.list(target)) {
+            if (children.findAny().isPresent()) {
+                throw CliException.badInput("mountpoint " + target + " is not empty; mount on an empty directory");
+            }
+        } catch (IOException e) {
+            throw CliException.badInput("cannot read mountpoint " + target + " (" + e.getMessage()
+                    + "); check its permissions");
+        }
+        Path realTarget = realPath(target);
+        Path realSource = realPath(sourceDir);
+        if (realTarget.startsWith(realSource)) {
+            throw CliException.badInput("mountpoint " + target + " is inside the source " + sourceDir
+                    + "; choose a mountpoint outside it");
+        }
+    }
+
+    /** Mounts in this process and serves until unmounted (by strata umount, fusermount -u or a signal). */
+    private int serve(Path sourceDir, Path target, Options options) {
+        StrataMount mount;
+        try {
+            mount = StrataMount.mount(new MountRequest(sourceDir.toUri(), target, options));
+        } catch (MountException e) {
+            throw CliException.failure(FAILED_PREFIX + e.getMessage());
+        } catch (IOException e) {
+            log.debug("mount failed", e);
+            throw CliException.failure(FAILED_PREFIX + e.getMessage());
+        } catch (RuntimeException e) {
+            log.error("mount failed", e);
+            throw CliException.failure(FAILED_PREFIX + e);
+        }
+        Path pidFile = Daemon.pidFile(Path.of(options.get(VolumeOptions.STATE_DIR)), target);
+        Thread unmountOnExit = new Thread(() -> close(mount, pidFile), "strata-unmount");
+        Runtime.getRuntime().addShutdownHook(unmountOnExit);
+        try {
+            Daemon.writePidFile(pidFile);
+        } catch (IOException e) {
+            error("cannot write the pid file " + pidFile + " (" + e + "); 'strata umount' will not wait for this process");
+        }
+        String log = environment().get(Daemon.LOG_ENV);
+        out().println(mountedLine(sourceDir, target, mount.metaUrl(), log, ProcessHandle.current().pid()));
+        out().flush();
+        try {
+            mount.awaitUnmounted();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(unmountOnExit);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running already; closing twice is fine
+        }
+        try {
+            mount.close();
+        } catch (IOException e) {
+            throw CliException.failure("unmounted " + target + ", but closing the volume failed: " + e.getMessage());
+        } finally {
+            Daemon.removePidFile(pidFile);
+        }
+        return ExitCodes.OK;
+    }
+
+    private static void close(StrataMount mount, Path pidFile) {
+        try {
+            mount.close();
+        } catch (IOException | RuntimeException e) {
+            log.error("closing the mount failed", e);
+        } finally {
+            Daemon.removePidFile(pidFile);
+        }
+    }
+
+    /** Starts the daemon, waits for its mount, and relays its "mounted" line or its error. */
+    private int startDaemon(Path sourceDir, Path target, Options options) throws InterruptedException {
+        Path stateDir = Path.of(options.get(VolumeOptions.STATE_DIR));
+        Path log = Daemon.logFile(stateDir, target);
+        long offset;
+        Process daemon;
+        try {
+            Files.createDirectories(log.getParent());
+            Files.createDirectories(Daemon.pidFile(stateDir, target).getParent());
+            offset = Files.exists(log) ? Files.size(log) : 0;
+            daemon = Daemon.start(Daemon.command(sourceDir, target), options.toText(), log);
+        } catch (IOException e) {
+            throw CliException.failure("cannot start the mount daemon (" + e + "); set -o state_dir=DIR to a"
+                    + " writable directory");
+        }
+        Daemon.Outcome outcome = Daemon.awaitMount(daemon, target, log, offset, MOUNT_TIMEOUT);
+        if (!outcome.mounted()) {
+            throw CliException.failure(FAILED_PREFIX + outcome.line());
+        }
+        out().println(outcome.line() != null ? outcome.line()
+                : mountedLine(sourceDir, target, "(see log)", log.toString(), daemon.pid()));
+        return ExitCodes.OK;
+    }
+
+    static String mountedLine(Path source, Path target, String metaUrl, String log, long pid) {
+        return MOUNTED_PREFIX + source + " at " + target + " (metastore " + metaUrl
+                + (log != null ? ", log " + log : "") + ", pid " + pid + ")";
+    }
+
+    private static Path realPath(Path path) {
+        try {
+            return path.toRealPath();
+        } catch (IOException e) {
+            return path;
+        }
+    }
+}

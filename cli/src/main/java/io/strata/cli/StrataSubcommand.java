@@ -1,0 +1,61 @@
+package io.strata.cli;
+
+import io.strata.core.conf.OptionException;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintWriter;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * What every subcommand shares: picocli's writers, the environment of the root command, and the
+ * rule that a {@link CliException} or {@link OptionException} ends the command with one line on
+ * stderr, prefixed {@code strata: }, and its exit code. Handled here rather than in an
+ * execution-exception handler so that commands behave the same when tests run them in-process.
+ */
+abstract class StrataSubcommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @ParentCommand
+    StrataCommand root;
+
+    @Override
+    public final Integer call() throws Exception {
+        try {
+            return run();
+        } catch (CliException e) {
+            error(e.getMessage());
+            return e.exitCode();
+        } catch (OptionException e) {
+            error(e.getMessage());
+            return ExitCodes.BAD_INPUT;
+        } finally {
+            out().flush();
+            err().flush();
+        }
+    }
+
+    /** The command's work; returns an {@link ExitCodes} value or throws {@link CliException}. */
+    abstract int run() throws Exception;
+
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    /** One line on stderr: {@code strata: <message>}. */
+    void error(String message) {
+        err().println("strata: " + message);
+        err().flush();
+    }
+
+    Map<String, String> environment() {
+        return root != null ? root.environment() : System.getenv();
+    }
+}

@@ -1,0 +1,178 @@
+package io.strata.client;
+
+import io.strata.core.fs.FsError;
+import io.strata.core.fs.FsException;
+import io.strata.core.ufs.UfsStatus;
+import io.strata.core.ufs.UnderFileSystem;
+import io.strata.meta.Dentry;
+import io.strata.meta.Inode;
+import io.strata.meta.InodeType;
+import io.strata.meta.MetaStore;
+import io.strata.meta.MetaStore.ListedEntry;
+import io.strata.meta.NewInode;
+
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Resolves paths to inodes, merging each directory's under-storage listing into the metastore the
+ * first time the directory is looked into (lazy sync).
+ *
+ * <p>A directory's listing is merged once: afterwards the metastore is the source of truth for
+ * it, and changes made directly in the under storage show only in directories not yet visited.
+ */
+final class Namespace {
+    /** Entries merged per metastore call, so a huge directory is merged in bounded memory. */
+    private static final int MERGE_BATCH = 1000;
+
+    private final MetaStore meta;
+    private final UnderFileSystem ufs;
+    private final Object[] syncLocks = new Object[64];
+
+    Namespace(MetaStore meta, UnderFileSystem ufs) {
+        this.meta = requireNonNull(meta, "meta is null");
+        this.ufs = requireNonNull(ufs, "ufs is null");
+        for (int i = 0; i < syncLocks.length; i++) {
+            syncLocks[i] = new Object();
+        }
+    }
+
+    /** A resolved path: the inode and the names that lead to it from the root. */
+    record Resolved(Inode inode, List<String> names, long parentIno) {
+        String ufsPath() {
+            return PathNames.ufsPath(names);
+        }
+
+        String name() {
+            return names.isEmpty() ? "" : names.get(names.size() - 1);
+        }
+    }
+
+    Resolved resolve(String path) throws IOException {
+        return resolve(PathNames.split(path));
+    }
+
+    Resolved resolve(List<String> names) throws IOException {
+        Inode current = meta.getInode(Inode.ROOT);
+        long parentIno = Inode.ROOT;
+        for (int i = 0; i < names.size(); i++) {
+            if (!current.isDirectory()) {
+                throw new FsException(FsError.ENOTDIR, "not a directory: /" + String.join("/", names.subList(0, i)));
+            }
+            Optional<Dentry> entry = lookup(current, names.subList(0, i), names.get(i));
+            if (entry.isEmpty()) {
+                throw FsException.notFound("/" + String.join("/", names.subList(0, i + 1)));
+            }
+            parentIno = current.ino();
+            current = meta.getInode(entry.get().ino());
+        }
+        return new Resolved(current, names, parentIno);
+    }
+
+    /** The parent directory of a path to create or remove, and the last name (checked). */
+    ParentAndName parentOf(String path) throws IOException {
+        List<String> names = PathNames.split(path);
+        if (names.isEmpty()) {
+            throw new FsException(FsError.EBUSY, "the root has no parent");
+        }
+        Resolved parent = resolve(names.subList(0, names.size() - 1));
+        if (!parent.inode().isDirectory()) {
+            throw new FsException(FsError.ENOTDIR, "not a directory: /" + parent.ufsPath());
+        }
+        syncIfNeeded(parent.inode(), parent.ufsPath());
+        return new ParentAndName(parent, names.get(names.size() - 1), names);
+    }
+
+    /** A parent directory, a name in it, and the full path's names. */
+    record ParentAndName(Resolved parent, String name, List<String> names) {
+        long parentIno() {
+            return parent.inode().ino();
+        }
+
+        String ufsPath() {
+            return PathNames.ufsPath(names);
+        }
+    }
+
+    /** Looks a name up in a directory, syncing the directory first if it was never listed. */
+    Optional<Dentry> lookup(Inode dir, List<String> dirNames, String name) throws IOException {
+        syncIfNeeded(dir, PathNames.ufsPath(dirNames));
+        return meta.lookup(dir.ino(), name);
+    }
+
+    /** Makes sure a directory's under-storage listing has been merged. */
+    void syncIfNeeded(Inode dir, String ufsPath) throws IOException {
+        if (dir.syncedNs() != Inode.NEVER_SYNCED) {
+            return;
+        }
+        synchronized (syncLocks[Long.hashCode(dir.ino()) & (syncLocks.length - 1)]) {
+            if (meta.getInode(dir.ino()).syncedNs() != Inode.NEVER_SYNCED) {
+                return; // another thread merged it while we waited
+            }
+            long startNs = Clocks.nowNs();
+            List<ListedEntry> batch = new ArrayList<>(MERGE_BATCH);
+            IOException[] failure = new IOException[1];
+            try {
+                ufs.list(ufsPath, status -> {
+                    if (failure[0] != null) {
+                        return;
+                    }
+                    batch.add(toEntry(status, startNs));
+                    if (batch.size() == MERGE_BATCH) {
+                        try {
+                            meta.mergeListing(dir.ino(), List.copyOf(batch));
+                        } catch (IOException e) {
+                            failure[0] = e;
+                        }
+                        batch.clear();
+                    }
+                });
+            } catch (FsException e) {
+                if (e.error() != FsError.ENOENT) {
+                    throw e;
+                }
+                // The directory exists only in the namespace (removed behind our back): nothing to merge.
+            }
+            if (failure[0] != null) {
+                throw failure[0];
+            }
+            if (!batch.isEmpty()) {
+                meta.mergeListing(dir.ino(), batch);
+            }
+            meta.markSynced(dir.ino(), startNs);
+        }
+    }
+
+    private static ListedEntry toEntry(UfsStatus status, long nowNs) {
+        InodeType type = status.directory() ? InodeType.DIRECTORY : InodeType.FILE;
+        int mode = status.mode() >= 0 ? status.mode() & 07777 : (status.directory() ? 0755 : 0644);
+        NewInode spec = new NewInode(type, mode, Math.max(status.uid(), 0), Math.max(status.gid(), 0), 0,
+                status.directory() ? 0 : status.size(), status.mtimeNs(), status.mtimeNs(), null,
+                status.version());
+        return new ListedEntry(status.name(), spec);
+    }
+
+    /** The under-storage path where an inode's data lives: its primary link's path. */
+    String dataPath(Inode inode) throws IOException {
+        Deque<String> names = new ArrayDeque<>();
+        Inode current = inode;
+        while (current.ino() != Inode.ROOT) {
+            names.addFirst(current.name());
+            current = meta.getInode(current.parent());
+        }
+        return String.join("/", names);
+    }
+
+    /** The data path of an inode reached by {@code resolved}: that path when it is the primary link. */
+    String dataPath(Resolved resolved) throws IOException {
+        Inode inode = resolved.inode();
+        boolean primary = inode.parent() == resolved.parentIno() && inode.name().equals(resolved.name());
+        return resolved.names().isEmpty() || primary ? resolved.ufsPath() : dataPath(inode);
+    }
+}

@@ -1,0 +1,166 @@
+package io.strata.client;
+
+import io.strata.core.fs.FsError;
+import io.strata.core.fs.FsException;
+import io.strata.core.ufs.UfsFile;
+import io.strata.core.ufs.UnderFileSystem;
+import io.strata.meta.MetaStore;
+import io.strata.meta.SetAttr;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One inode's data while any handle has it open: the under-storage file, and the size and mtime
+ * that writes have moved ahead of the metastore until the next flush.
+ *
+ * <p>Reads and writes run concurrently (positional I/O); a truncate excludes both. Shared by
+ * every handle on the inode and closed by {@link OpenFiles} when the last one is released.
+ */
+final class OpenFile {
+    private final long ino;
+    private final UnderFileSystem ufs;
+    private final ReadWriteLock truncateLock = new ReentrantReadWriteLock();
+    private final AtomicLong size;
+    private volatile long mtimeNs;
+    private volatile boolean dirty;
+    private volatile UfsFile reader;
+    private volatile UfsFile writer;
+    private int references;
+
+    OpenFile(long ino, UnderFileSystem ufs, long size, long mtimeNs, UfsFile file, boolean writable) {
+        this.ino = ino;
+        this.ufs = requireNonNull(ufs, "ufs is null");
+        this.size = new AtomicLong(size);
+        this.mtimeNs = mtimeNs;
+        this.reader = file;
+        this.writer = writable ? file : null;
+    }
+
+    long ino() {
+        return ino;
+    }
+
+    long size() {
+        return size.get();
+    }
+
+    long mtimeNs() {
+        return mtimeNs;
+    }
+
+    /** Reads up to {@code dst.remaining()} bytes at {@code offset}, never past the current size. */
+    int read(ByteBuffer dst, long offset) throws IOException {
+        truncateLock.readLock().lock();
+        try {
+            long available = size.get() - offset;
+            if (available <= 0) {
+                return 0;
+            }
+            if (dst.remaining() > available) {
+                dst.limit(dst.position() + (int) available);
+            }
+            int total = 0;
+            while (dst.hasRemaining()) {
+                int n = reader.read(dst, offset + total);
+                if (n < 0) {
+                    break; // the under-storage file is shorter than recorded: a short read, not garbage
+                }
+                total += n;
+            }
+            return total;
+        } finally {
+            truncateLock.readLock().unlock();
+        }
+    }
+
+    void write(ByteBuffer src, long offset, long nowNs) throws IOException {
+        UfsFile out = requireWriter();
+        int length = src.remaining();
+        truncateLock.readLock().lock();
+        try {
+            out.write(src, offset);
+            size.accumulateAndGet(offset + length, Math::max);
+            mtimeNs = nowNs;
+            dirty = true; // after size and mtime, so a concurrent flush that clears it cannot miss them
+        } finally {
+            truncateLock.readLock().unlock();
+        }
+    }
+
+    void truncate(long newSize, long nowNs) throws IOException {
+        UfsFile out = requireWriter();
+        truncateLock.writeLock().lock();
+        try {
+            out.truncate(newSize);
+            size.set(newSize);
+            mtimeNs = nowNs;
+            dirty = true;
+        } finally {
+            truncateLock.writeLock().unlock();
+        }
+    }
+
+    /** Records size, mtime and version in the metastore if writes moved them. */
+    void flush(MetaStore meta) throws IOException {
+        if (!dirty) {
+            return;
+        }
+        dirty = false;
+        UfsFile out = writer;
+        String version = out == null ? null : out.version();
+        try {
+            meta.setAttr(ino, SetAttr.content(size.get(), mtimeNs, version));
+        } catch (IOException | RuntimeException e) {
+            dirty = true;
+            throw e;
+        }
+    }
+
+    void fsync(MetaStore meta) throws IOException {
+        UfsFile out = writer;
+        if (out != null) {
+            out.force();
+        }
+        flush(meta);
+    }
+
+    /**
+     * Opens the under-storage file for writing, the first time a writer needs it; {@code dataPath}
+     * is where the data lives now (a rename since the first open moved it).
+     */
+    synchronized void ensureWriter(String dataPath) throws IOException {
+        if (writer == null) {
+            writer = ufs.open(dataPath, true);
+        }
+    }
+
+    private UfsFile requireWriter() throws FsException {
+        UfsFile out = writer;
+        if (out == null) {
+            throw new FsException(FsError.EBADF, "file not open for writing");
+        }
+        return out;
+    }
+
+    synchronized void retain() {
+        references++;
+    }
+
+    /** Drops one reference; true when it was the last. */
+    synchronized boolean release() {
+        return --references == 0;
+    }
+
+    synchronized void close() throws IOException {
+        try (UfsFile r = reader; UfsFile w = writer != reader ? writer : null) {
+            reader = null;
+            writer = null;
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.strata.meta;
+
+import io.strata.meta.memory.MemoryMetaStore;
+import io.strata.meta.sql.SqlMetaStore;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static java.util.Objects.requireNonNull;
+
+/** Opens a {@link MetaStore} engine chosen by the scheme of a metastore URL. */
+public final class MetaStores {
+    /**
+     * The setting every engine keeps the volume's format version under. It is written when a
+     * volume is created and cannot be changed with {@link MetaStore#putSetting}.
+     */
+    public static final String FORMAT_VERSION_KEY = "format_version";
+
+    /** The format version this build writes; an engine refuses a volume with a newer one. */
+    public static final int FORMAT_VERSION = 1;
+
+    private static final String SUPPORTED = "use sqlite:///path/meta.db or memory://";
+
+    // user:password@ in the authority; group 1 keeps the user so a message still says whose URL it is
+    private static final Pattern USERINFO = Pattern.compile("(//[^/@:]*)(:[^@]*)?@");
+
+    private MetaStores() {}
+
+    /**
+     * Opens the metastore at {@code url}: {@code memory://} (a new, empty, private volume) or
+     * {@code sqlite:///absolute/path/meta.db} (created with its parent directories if missing).
+     *
+     * @throws IllegalArgumentException for a malformed URL or an unsupported scheme
+     * @throws IOException if the engine cannot be opened
+     */
+    public static MetaStore open(String url) throws IOException {
+        requireNonNull(url, "url is null");
+        int colon = url.indexOf("://");
+        String scheme = colon < 0 ? "" : url.substring(0, colon).toLowerCase(Locale.ROOT);
+        String rest = colon < 0 ? "" : url.substring(colon + 3);
+        switch (scheme) {
+            case "memory" -> {
+                if (!rest.isEmpty()) {
+                    throw new IllegalArgumentException("metastore URL '" + redact(url)
+                            + "' names no path: memory:// is always a new, private volume");
+                }
+                return new MemoryMetaStore();
+            }
+            case "sqlite" -> {
+                // sqlite:///abs/path: an empty authority, then an absolute path
+                if (!rest.startsWith("/") || rest.length() == 1) {
+                    throw new IllegalArgumentException("metastore URL '" + redact(url)
+                            + "' needs an absolute path: sqlite:///path/meta.db");
+                }
+                return SqlMetaStore.openSqlite(Path.of(rest));
+            }
+            default -> throw new IllegalArgumentException("unsupported metastore URL '" + redact(url) + "': "
+                    + SUPPORTED);
+        }
+    }
+
+    /** The URL with any password in its user info masked, for messages and logs. */
+    public static String redact(String url) {
+        requireNonNull(url, "url is null");
+        return USERINFO.matcher(url).replaceFirst(
+                m -> Matcher.quoteReplacement(m.group(2) == null ? m.group(0) : m.group(1) + ":***@"));
+    }
+}

@@ -1,0 +1,95 @@
+package io.strata.meta;
+
+import io.strata.meta.memory.MemoryMetaStore;
+import io.strata.meta.sql.SqlMetaStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Choosing an engine by URL, and keeping passwords out of the messages. */
+final class MetaStoresTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void memoryUrlOpensMemoryEngine() throws IOException {
+        try (MetaStore store = MetaStores.open("memory://")) {
+            assertInstanceOf(MemoryMetaStore.class, store);
+        }
+    }
+
+    @Test
+    void eachMemoryStoreIsPrivate() throws IOException {
+        try (MetaStore first = MetaStores.open("memory://"); MetaStore second = MetaStores.open("memory://")) {
+            first.putSetting("k", "v");
+            assertTrue(second.getSetting("k").isEmpty());
+        }
+    }
+
+    @Test
+    void sqliteUrlOpensSqlEngineAtThePath() throws IOException {
+        Path file = dir.resolve("a/b/meta.db");
+        try (MetaStore store = MetaStores.open("sqlite://" + file)) {
+            assertInstanceOf(SqlMetaStore.class, store);
+        }
+        assertTrue(file.toFile().isFile());
+    }
+
+    @Test
+    void schemeIsCaseInsensitive() throws IOException {
+        try (MetaStore store = MetaStores.open("MEMORY://")) {
+            assertInstanceOf(MemoryMetaStore.class, store);
+        }
+    }
+
+    @Test
+    void unknownSchemeNamesTheSupportedOnes() {
+        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
+                () -> MetaStores.open("foo://x"));
+        assertEquals("unsupported metastore URL 'foo://x': use sqlite:///path/meta.db or memory://",
+                failure.getMessage());
+    }
+
+    @Test
+    void urlWithoutSchemeIsRejected() {
+        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
+                () -> MetaStores.open("/var/meta.db"));
+        assertTrue(failure.getMessage().contains("sqlite:///path/meta.db"), failure.getMessage());
+    }
+
+    @Test
+    void relativeSqlitePathIsRejected() {
+        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
+                () -> MetaStores.open("sqlite://meta.db"));
+        assertTrue(failure.getMessage().contains("absolute path"), failure.getMessage());
+    }
+
+    @Test
+    void memoryUrlWithPathIsRejected() {
+        assertThrows(IllegalArgumentException.class, () -> MetaStores.open("memory://shared"));
+    }
+
+    @Test
+    void passwordNeverAppearsInMessages() {
+        IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
+                () -> MetaStores.open("mysql://admin:s3cr%t@db:3306/meta"));
+        assertFalse(failure.getMessage().contains("s3cr%t"), failure.getMessage());
+        assertTrue(failure.getMessage().contains("mysql://admin:***@db:3306/meta"), failure.getMessage());
+    }
+
+    @Test
+    void redactMasksOnlyThePassword() {
+        assertEquals("redis://:***@host:6379/1", MetaStores.redact("redis://:pw@host:6379/1"));
+        assertEquals("redis://user@host/1", MetaStores.redact("redis://user@host/1"));
+        assertEquals("jdbc:postgresql://u:***@h/db", MetaStores.redact("jdbc:postgresql://u:p/a$ss@h/db"));
+        assertEquals("sqlite:///a:b/c@d.db", MetaStores.redact("sqlite:///a:b/c@d.db"));
+    }
+}

@@ -1,0 +1,98 @@
+package io.strata.meta.sql;
+
+import io.strata.meta.AbstractMetaStoreTest;
+import io.strata.meta.Inode;
+import io.strata.meta.MetaStore;
+import io.strata.meta.MetaStores;
+import io.strata.meta.NewInode;
+import io.strata.meta.VolumeStats;
+import io.strata.meta.XattrMode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Runs the conformance suite against SQLite files, plus what only a persistent engine does. */
+final class SqliteMetaStoreTest extends AbstractMetaStoreTest {
+    @TempDir
+    Path dir;
+
+    @Override
+    protected MetaStore createStore() throws IOException {
+        return MetaStores.open("sqlite://" + database());
+    }
+
+    private Path database() {
+        return dir.resolve("volume/meta.db");
+    }
+
+    @Test
+    void openCreatesParentDirectoriesAndFile() {
+        assertTrue(Files.isRegularFile(database()));
+    }
+
+    @Test
+    void dataSurvivesCloseAndReopen() throws IOException {
+        Inode dir = mkdir(Inode.ROOT, "d");
+        Inode file = file(dir.ino(), "f", 123);
+        store.link(file.ino(), Inode.ROOT, "g", tick());
+        store.create(Inode.ROOT, "l", NewInode.symlink("d/f", 0, 0, tick()));
+        store.setXattr(file.ino(), "user.k", new byte[] {1, 2}, XattrMode.UPSERT);
+        store.putSetting("ufs_uri", "file:///data");
+        Inode fileBefore = store.getInode(file.ino());
+        Inode rootBefore = store.getInode(Inode.ROOT);
+        store.close();
+
+        store = createStore();
+        assertEquals(fileBefore, store.getInode(file.ino()));
+        assertEquals(rootBefore, store.getInode(Inode.ROOT));
+        assertEquals(2, store.getInode(file.ino()).nlink());
+        assertEquals(dir.ino(), store.lookup(Inode.ROOT, "d").orElseThrow().ino());
+        assertEquals(file.ino(), store.lookup(dir.ino(), "f").orElseThrow().ino());
+        assertEquals("d/f", store.readlink(store.lookup(Inode.ROOT, "l").orElseThrow().ino()));
+        assertArrayEquals(new byte[] {1, 2}, store.getXattr(file.ino(), "user.k").orElseThrow());
+        assertEquals(Optional.of("file:///data"), store.getSetting("ufs_uri"));
+        assertEquals(new VolumeStats(4, 123), store.stats());
+        assertTrue(store.create(Inode.ROOT, "new", NewInode.file(0644, 0, 0, tick())).ino() > 4,
+                "inode numbers continue after reopen");
+    }
+
+    @Test
+    void newerFormatVersionIsRefused() throws IOException, SQLException {
+        store.close();
+        execute("UPDATE settings SET value = '99' WHERE key = 'format_version'");
+        IOException failure = assertThrows(IOException.class, this::createStore);
+        assertTrue(failure.getMessage().contains("format version 99"), failure.getMessage());
+        execute("UPDATE settings SET value = '1' WHERE key = 'format_version'");
+        store = createStore(); // the refused open changed nothing
+    }
+
+    @Test
+    void databaseWithoutFormatVersionIsRefused() throws IOException, SQLException {
+        store.close();
+        execute("DELETE FROM settings");
+        IOException failure = assertThrows(IOException.class, this::createStore);
+        assertTrue(failure.getMessage().contains("not a Strata metastore"), failure.getMessage());
+        execute("INSERT INTO settings (key, value) VALUES ('format_version', '1')");
+        store = createStore();
+    }
+
+    private void execute(String sql) throws SQLException {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database());
+                Statement statement = connection.createStatement()) {
+            statement.executeUpdate(sql);
+        }
+    }
+}
