@@ -54,6 +54,11 @@ final class OpenFile {
         return mtimeNs;
     }
 
+    /** utimens set the mtime (after a flush): reported for the open file until the next write. */
+    void mtimeSet(long mtimeNs) {
+        this.mtimeNs = mtimeNs;
+    }
+
     /** Reads up to {@code dst.remaining()} bytes at {@code offset}, never past the current size. */
     int read(ByteBuffer dst, long offset) throws IOException {
         truncateLock.readLock().lock();

@@ -142,10 +142,21 @@ public final class StrataFileSystem implements AutoCloseable {
                 SetAttr.owner(uid < 0 ? null : uid, gid < 0 ? null : gid, Clocks.nowNs()));
     }
 
-    /** Sets atime and/or mtime; null leaves one unchanged. */
+    /**
+     * Sets atime and/or mtime; null leaves one unchanged. An open file's pending writes are
+     * recorded first, so that its last close cannot put the write time back over these times
+     * (cp -p, tar and rsync set the times on the descriptor they wrote through).
+     */
     public Inode utimens(String path, Long atimeNs, Long mtimeNs) throws IOException {
         checkWritable();
-        return meta.setAttr(namespace.resolve(path).inode().ino(), SetAttr.times(atimeNs, mtimeNs, Clocks.nowNs()));
+        long ino = namespace.resolve(path).inode().ino();
+        Optional<OpenFile> open = openFiles.get(ino);
+        if (open.isPresent()) {
+            open.get().flush(meta);
+        }
+        Inode changed = meta.setAttr(ino, SetAttr.times(atimeNs, mtimeNs, Clocks.nowNs()));
+        open.ifPresent(file -> file.mtimeSet(changed.mtimeNs()));
+        return changed;
     }
 
     /** Checks access(2) bits for {@code caller}: 0 = exists, 4 = read, 2 = write, 1 = execute. */

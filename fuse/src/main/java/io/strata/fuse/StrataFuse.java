@@ -58,6 +58,29 @@ final class StrataFuse extends FuseStubFS {
 
     StrataFuse(StrataFileSystem fs) {
         this.fs = requireNonNull(fs, "fs is null");
+        enableUtimeOmit();
+    }
+
+    /**
+     * Sets libfuse2's {@code flag_utime_omit_ok}, which jnr-fuse declares only as padding. Without
+     * it libfuse2 silently drops a utimensat(2) that sets only one of atime and mtime
+     * ({@code touch -a}, {@code touch -m}) and reports success; with it, UTIME_OMIT and UTIME_NOW
+     * reach {@link #utimens}, which handles both.
+     *
+     * <p>libfuse 2.9's {@code struct fuse_operations}: 38 function pointers ({@code getattr} to
+     * {@code bmap}), then an {@code unsigned int} of bit fields ({@code flag_nullpath_ok:1,
+     * flag_nopath:1, flag_utime_omit_ok:1}, from the low bit), then 6 more pointers.
+     */
+    private void enableUtimeOmit() {
+        long pointer = jnr.ffi.Runtime.getSystemRuntime().addressSize();
+        if (jnr.ffi.Struct.size(fuseOperations) != 45 * pointer) {
+            log.warn("unexpected jnr-fuse fuse_operations layout ({} bytes); touch -a and touch -m will not"
+                    + " change times", jnr.ffi.Struct.size(fuseOperations));
+            return;
+        }
+        Pointer ops = jnr.ffi.Struct.getMemory(fuseOperations);
+        long flags = 38 * pointer;
+        ops.putByte(flags, (byte) (ops.getByte(flags) | 0b100));
     }
 
     @Override
@@ -271,6 +294,11 @@ final class StrataFuse extends FuseStubFS {
 
     @Override
     public int setxattr(String path, String name, Pointer value, @size_t long size, int flags) {
+        if (name.startsWith("system.posix_acl_")) {
+            // Without FUSE_POSIX_ACL (libfuse3 only) the kernel does not enforce ACLs: storing one
+            // would be silently ignored. EOPNOTSUPP makes cp -p, tar and rsync fall back to chmod.
+            return -FsError.ENOTSUP.errno();
+        }
         return call("setxattr", path, () -> {
             byte[] bytes = new byte[(int) size];
             value.get(0, bytes, 0, bytes.length);

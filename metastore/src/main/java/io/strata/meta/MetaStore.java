@@ -42,7 +42,8 @@ public interface MetaStore extends AutoCloseable {
     Optional<Dentry> lookup(long parent, String name) throws IOException;
 
     /**
-     * Up to {@code limit} entries of a directory, ordered by name (Java {@code String} order),
+     * Up to {@code limit} entries of a directory, ordered by name in Unicode code point order (the
+     * same as UTF-8 byte order, what SQL's binary collations give; see {@link Names#ORDER}),
      * starting after {@code after} (null: from the first). ENOENT / ENOTDIR for a bad directory.
      * Callers page through big directories; no engine loads a whole directory for one call.
      */

@@ -6,7 +6,6 @@ import io.strata.meta.sql.SqlMetaStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
@@ -24,8 +23,8 @@ public final class MetaStores {
 
     private static final String SUPPORTED = "use sqlite:///path/meta.db or memory://";
 
-    // user:password@ in the authority; group 1 keeps the user so a message still says whose URL it is
-    private static final Pattern USERINFO = Pattern.compile("(//[^/@:]*)(:[^@]*)?@");
+    // password=... in a query string, as JDBC URLs carry it
+    private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)\\b(password|passwd|pwd)=[^&;]*");
 
     private MetaStores() {}
 
@@ -62,10 +61,22 @@ public final class MetaStores {
         }
     }
 
-    /** The URL with any password in its user info masked, for messages and logs. */
+    /**
+     * The URL with any password masked, for messages and logs: the password of the user info
+     * ({@code scheme://user:***@host}) and {@code password=} parameters. It errs towards masking
+     * too much: everything from the first ':' after "://" to the last '@' goes.
+     */
     public static String redact(String url) {
         requireNonNull(url, "url is null");
-        return USERINFO.matcher(url).replaceFirst(
-                m -> Matcher.quoteReplacement(m.group(2) == null ? m.group(0) : m.group(1) + ":***@"));
+        String masked = url;
+        int authority = url.indexOf("://") + 3;
+        int at = url.lastIndexOf('@');
+        if (authority >= 3 && at > authority && url.charAt(authority) != '/') {
+            int colon = url.indexOf(':', authority);
+            if (colon >= 0 && colon < at) {
+                masked = url.substring(0, colon + 1) + "***" + url.substring(at);
+            }
+        }
+        return PASSWORD_PARAMETER.matcher(masked).replaceAll("$1=***");
     }
 }

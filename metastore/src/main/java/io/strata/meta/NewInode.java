@@ -30,6 +30,8 @@ public record NewInode(InodeType type, int mode, int uid, int gid, long rdev, lo
     }
 
     public static NewInode symlink(String target, int uid, int gid, long nowNs) {
-        return new NewInode(InodeType.SYMLINK, 0777, uid, gid, 0, target.length(), nowNs, nowNs, target, null);
+        // st_size of a symlink is the length of its target in bytes
+        long size = target.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        return new NewInode(InodeType.SYMLINK, 0777, uid, gid, 0, size, nowNs, nowNs, target, null);
     }
 }

@@ -91,5 +91,7 @@ final class MetaStoresTest {
         assertEquals("redis://user@host/1", MetaStores.redact("redis://user@host/1"));
         assertEquals("jdbc:postgresql://u:***@h/db", MetaStores.redact("jdbc:postgresql://u:p/a$ss@h/db"));
         assertEquals("sqlite:///a:b/c@d.db", MetaStores.redact("sqlite:///a:b/c@d.db"));
+        assertEquals("jdbc:postgresql://h/db?user=u&password=***&ssl=true",
+                MetaStores.redact("jdbc:postgresql://h/db?user=u&password=pw&ssl=true"));
     }
 }

@@ -132,8 +132,9 @@ final class RandomOperations {
     }
 
     private void unlink() throws IOException {
-        long parent = pickDirectory();
-        String name = pickName();
+        Link picked = pickEntry();
+        long parent = picked.parent();
+        String name = picked.name();
         operation = "unlink " + describe(parent, name);
         RemovedLink removed = expect(model.checkUnlink(parent, name), () -> store.unlink(parent, name, tick()));
         if (removed != null) {
@@ -142,8 +143,9 @@ final class RandomOperations {
     }
 
     private void rmdir() throws IOException {
-        long parent = pickDirectory();
-        String name = pickName();
+        Link picked = random.nextBoolean() ? pickEntry() : pickEmptyDirectory();
+        long parent = picked.parent();
+        String name = picked.name();
         operation = "rmdir " + describe(parent, name);
         Inode removed = expect(model.checkRmdir(parent, name), () -> store.rmdir(parent, name, tick()));
         if (removed != null) {
@@ -152,8 +154,9 @@ final class RandomOperations {
     }
 
     private void rename() throws IOException {
-        long srcParent = pickDirectory();
-        String srcName = pickName();
+        Link picked = pickEntry();
+        long srcParent = picked.parent();
+        String srcName = picked.name();
         long dstParent = pickDirectory();
         String dstName = pickName();
         operation = "rename " + describe(srcParent, srcName) + " to " + describe(dstParent, dstName);
@@ -254,7 +257,11 @@ final class RandomOperations {
     }
 
     private void compareTrees() throws IOException {
-        NamespaceInvariants.check(store);
+        try {
+            NamespaceInvariants.check(store);
+        } catch (AssertionError e) {
+            throw new AssertionError(where("invariant broken: " + e.getMessage()), e);
+        }
         assertEquals(model.tree(), storeTree(), where("tree"));
         assertEquals(model.stats(), store.stats(), where("stats"));
     }
@@ -298,6 +305,25 @@ final class RandomOperations {
         }
         List<Long> inodes = model.nodes.keySet().stream().sorted().toList();
         return inodes.get(random.nextInt(inodes.size()));
+    }
+
+    /** Mostly an existing name, so removals and renames get past ENOENT; otherwise any. */
+    private Link pickEntry() {
+        if (random.nextInt(100) < 40) {
+            return new Link(pickDirectory(), pickName());
+        }
+        List<Link> entries = new ArrayList<>();
+        model.nodes.values().stream().filter(Node::isDirectory).sorted((a, b) -> Long.compare(a.ino, b.ino))
+                .forEach(dir -> dir.children.keySet().forEach(name -> entries.add(new Link(dir.ino, name))));
+        return entries.isEmpty() ? new Link(Inode.ROOT, pickName()) : entries.get(random.nextInt(entries.size()));
+    }
+
+    /** The name of an empty directory, or of the root's "a" when there is none. */
+    private Link pickEmptyDirectory() {
+        List<Link> empty = model.nodes.values().stream()
+                .filter(n -> n.isDirectory() && n.ino != Inode.ROOT && n.children.isEmpty())
+                .sorted((a, b) -> Long.compare(a.ino, b.ino)).map(n -> new Link(n.parent, n.name)).toList();
+        return empty.isEmpty() ? new Link(Inode.ROOT, "a") : empty.get(random.nextInt(empty.size()));
     }
 
     private String pickName() {

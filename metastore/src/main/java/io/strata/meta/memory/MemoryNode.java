@@ -3,6 +3,7 @@ package io.strata.meta.memory;
 import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
+import io.strata.meta.Names;
 
 import java.util.NavigableMap;
 import java.util.NavigableSet;
@@ -54,7 +55,7 @@ final class MemoryNode {
         this.ufsVersion = inode.ufsVersion();
         this.syncedNs = inode.syncedNs();
         this.symlinkTarget = symlinkTarget;
-        this.children = inode.isDirectory() ? new TreeMap<>() : null;
+        this.children = inode.isDirectory() ? new TreeMap<>(Names.ORDER) : null;
     }
 
     boolean isDirectory() {
@@ -81,7 +82,7 @@ final class MemoryNode {
         @Override
         public int compareTo(Link other) {
             int byParent = Long.compare(parent, other.parent);
-            return byParent != 0 ? byParent : name.compareTo(other.name);
+            return byParent != 0 ? byParent : Names.ORDER.compare(name, other.name);
         }
     }
 }

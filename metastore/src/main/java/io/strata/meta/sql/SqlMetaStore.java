@@ -293,10 +293,24 @@ public final class SqlMetaStore implements MetaStore {
                 return;
             }
             closed = true;
-            try (Connection ignored = connection) {
+            SQLException failure = null;
+            try {
                 rows.close();
             } catch (SQLException e) {
-                throw new IOException("cannot close metastore " + dialect.describe() + ": " + e.getMessage(), e);
+                failure = e;
+            }
+            try {
+                connection.close(); // always, even when a statement would not close
+            } catch (SQLException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+            if (failure != null) {
+                throw new IOException("cannot close metastore " + dialect.describe() + ": " + failure.getMessage(),
+                        failure);
             }
         } finally {
             lock.unlock();

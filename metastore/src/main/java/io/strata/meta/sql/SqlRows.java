@@ -247,7 +247,7 @@ final class SqlRows implements AutoCloseable {
 
     private <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
         try (ResultSet rows = prepare(sql, args).executeQuery()) {
-            return rows.next() ? Optional.of(mapper.map(rows)) : Optional.empty();
+            return rows.next() ? Optional.ofNullable(mapper.map(rows)) : Optional.empty();
         }
     }
 

@@ -27,6 +27,10 @@ final class SqliteDialect implements SqlDialect {
         if (!file.isAbsolute()) {
             throw new IllegalArgumentException("SQLite metastore path must be absolute: " + file);
         }
+        if (file.toString().contains("?")) {
+            // sqlite-jdbc would read the rest as connection parameters and open another file
+            throw new IllegalArgumentException("SQLite metastore path must not contain '?': " + file);
+        }
         this.file = file;
     }
 

@@ -1,5 +1,7 @@
 package io.strata.meta.sql;
 
+import io.strata.core.fs.FsError;
+import io.strata.core.fs.FsException;
 import io.strata.meta.AbstractMetaStoreTest;
 import io.strata.meta.Inode;
 import io.strata.meta.MetaStore;
@@ -8,6 +10,7 @@ import io.strata.meta.NewInode;
 import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -15,9 +18,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -67,6 +76,62 @@ final class SqliteMetaStoreTest extends AbstractMetaStoreTest {
         assertEquals(new VolumeStats(4, 123), store.stats());
         assertTrue(store.create(Inode.ROOT, "new", NewInode.file(0644, 0, 0, tick())).ino() > 4,
                 "inode numbers continue after reopen");
+    }
+
+    @Test
+    void databaseUsesWriteAheadLog() throws SQLException {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database());
+                Statement statement = connection.createStatement();
+                ResultSet mode = statement.executeQuery("PRAGMA journal_mode")) {
+            assertTrue(mode.next());
+            assertEquals("wal", mode.getString(1));
+        }
+    }
+
+    @Test
+    void twoHandlesOnOneFileSeeEachOthersChanges() throws IOException {
+        try (MetaStore other = createStore()) {
+            long dir = mkdir(Inode.ROOT, "d").ino();
+            other.create(dir, "f", NewInode.file(0644, 0, 0, tick()));
+            assertTrue(store.lookup(dir, "f").isPresent());
+            assertEquals(new VolumeStats(3, 0), other.stats());
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void concurrentCreatesThroughTwoHandlesHaveOneWinner() throws Exception {
+        // two handles are two connections, as two processes sharing the file would have
+        try (MetaStore other = createStore()) {
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                for (int i = 0; i < 50; i++) {
+                    String name = "n" + i;
+                    List<Future<Boolean>> results = new ArrayList<>();
+                    for (MetaStore handle : List.of(store, other)) {
+                        results.add(pool.submit(() -> createdOrTaken(handle, name)));
+                    }
+                    int winners = 0;
+                    for (Future<Boolean> result : results) {
+                        winners += result.get() ? 1 : 0;
+                    }
+                    assertEquals(1, winners, "winners of " + name);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        assertEquals(new VolumeStats(51, 0), store.stats());
+    }
+
+    private boolean createdOrTaken(MetaStore handle, String name) throws IOException {
+        try {
+            handle.create(Inode.ROOT, name, NewInode.file(0644, 0, 0, tick()));
+            return true;
+        } catch (FsException e) {
+            assertEquals(FsError.EEXIST, e.error());
+            return false;
+        }
     }
 
     @Test

@@ -1,0 +1,246 @@
+package io.strata.client;
+
+import io.strata.core.conf.OptionRegistry;
+import io.strata.core.conf.Options;
+import io.strata.core.conf.OptionsLoader;
+import io.strata.core.fs.FsError;
+import io.strata.core.fs.FsException;
+import io.strata.meta.Dentry;
+import io.strata.meta.Inode;
+import io.strata.meta.XattrMode;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** POSIX behaviour of the file system over a real source directory and a real SQLite metastore. */
+class StrataFileSystemTest {
+    private static final Caller USER = new Caller(1000, 1000);
+
+    @TempDir
+    Path source;
+    @TempDir
+    Path state;
+
+    private StrataFileSystem fs;
+
+    @BeforeEach
+    void open() throws IOException {
+        fs = StrataFileSystem.open(source.toUri(), options());
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        fs.close();
+    }
+
+    private Options options() {
+        return new OptionsLoader(OptionRegistry.load()).set("state_dir", state.toString(), "test").build();
+    }
+
+    @Test
+    void filesAlreadyInTheSourceAppearWithTheirContent() throws IOException {
+        Files.createDirectories(source.resolve("a/b"));
+        Files.writeString(source.resolve("a/b/c.txt"), "hello");
+        fs.close();
+        fs = StrataFileSystem.open(source.toUri(), options());
+
+        assertThat(fs.getattr("/a/b/c.txt").size()).isEqualTo(5);
+        assertThat(read("/a/b/c.txt")).isEqualTo("hello");
+        assertThat(names("/a")).containsExactly("b");
+    }
+
+    @Test
+    void createdFileLandsInTheSourceUnderTheSameName() throws IOException {
+        fs.mkdir("/dir", 0755, USER);
+        write("/dir/f.txt", "data");
+
+        assertThat(Files.readString(source.resolve("dir/f.txt"))).isEqualTo("data");
+        Inode inode = fs.getattr("/dir/f.txt");
+        assertThat(inode.uid()).isEqualTo(1000);
+        assertThat(inode.size()).isEqualTo(4);
+    }
+
+    @Test
+    void renameOverExistingFileReplacesItInTheSource() throws IOException {
+        write("/a", "new");
+        write("/b", "old");
+
+        fs.rename("/a", "/b");
+
+        assertThat(read("/b")).isEqualTo("new");
+        assertThat(Files.exists(source.resolve("a"))).isFalse();
+        assertThat(Files.readString(source.resolve("b"))).isEqualTo("new");
+    }
+
+    @Test
+    void renamedDirectoryMovesItsSubtreeInTheSource() throws IOException {
+        fs.mkdir("/d", 0755, USER);
+        fs.mkdir("/d/e", 0755, USER);
+        write("/d/e/f", "x");
+
+        fs.rename("/d", "/moved");
+
+        assertThat(read("/moved/e/f")).isEqualTo("x");
+        assertThat(Files.readString(source.resolve("moved/e/f"))).isEqualTo("x");
+        assertThatThrownBy(() -> fs.getattr("/d")).isInstanceOf(FsException.class);
+    }
+
+    @Test
+    void unlinkingTheDataNameOfAHardLinkMovesTheDataToTheRemainingName() throws IOException {
+        write("/original", "shared");
+        fs.link("/original", "/other");
+        assertThat(fs.getattr("/other").nlink()).isEqualTo(2);
+
+        fs.unlink("/original");
+
+        assertThat(read("/other")).isEqualTo("shared");
+        assertThat(fs.getattr("/other").nlink()).isEqualTo(1);
+        assertThat(Files.exists(source.resolve("original"))).isFalse();
+        assertThat(Files.readString(source.resolve("other"))).isEqualTo("shared");
+    }
+
+    @Test
+    void renameBetweenTwoLinksOfOneFileChangesNothing() throws IOException {
+        write("/one", "x");
+        fs.link("/one", "/two");
+
+        fs.rename("/one", "/two");
+
+        assertThat(fs.getattr("/one").nlink()).isEqualTo(2);
+        assertThat(read("/two")).isEqualTo("x");
+    }
+
+    @Test
+    void writesAtRandomOffsetsAndTruncateKeepContentAndSize() throws IOException {
+        long fh = fs.create("/f", 0644, USER);
+        fs.write(fh, utf8("world"), 6);
+        fs.write(fh, utf8("hello "), 0);
+        assertThat(fs.getattr(fh).size()).isEqualTo(11);
+        fs.ftruncate(fh, 5);
+        fs.release(fh);
+
+        assertThat(read("/f")).isEqualTo("hello");
+        fs.truncate("/f", 8);
+        assertThat(Files.readAllBytes(source.resolve("f"))).containsExactly('h', 'e', 'l', 'l', 'o', 0, 0, 0);
+        assertThat(fs.getattr("/f").size()).isEqualTo(8);
+    }
+
+    @Test
+    void symlinksXattrsModesAndOwnersLiveInTheMetastore() throws IOException {
+        write("/f", "x");
+        fs.symlink("f", "/link", USER);
+        fs.setxattr("/f", "user.tag", new byte[] {1, 2}, XattrMode.CREATE);
+        fs.chmod("/f", 0600);
+        fs.chown("/f", 42, -1);
+
+        assertThat(fs.readlink("/link")).isEqualTo("f");
+        assertThat(fs.getxattr("/f", "user.tag")).hasValueSatisfying(v -> assertThat(v).containsExactly(1, 2));
+        assertThat(fs.listxattr("/f")).containsExactly("user.tag");
+        Inode inode = fs.getattr("/f");
+        assertThat(inode.mode()).isEqualTo(0600);
+        assertThat(inode.uid()).isEqualTo(42);
+        assertThat(inode.gid()).isEqualTo(1000);
+        assertThat(Files.exists(source.resolve("link"), java.nio.file.LinkOption.NOFOLLOW_LINKS)).isFalse();
+    }
+
+    @Test
+    void userMistakesGetTheirOwnErrno() throws IOException {
+        fs.mkdir("/d", 0755, USER);
+        write("/d/f", "x");
+        write("/file", "x");
+
+        assertErrno(() -> fs.mkdir("/d", 0755, USER), FsError.EEXIST);
+        assertErrno(() -> fs.rmdir("/d"), FsError.ENOTEMPTY);
+        assertErrno(() -> fs.getattr("/missing"), FsError.ENOENT);
+        assertErrno(() -> fs.getattr("/file/x"), FsError.ENOTDIR);
+        assertErrno(() -> fs.open("/d", 1), FsError.EISDIR);
+        assertErrno(() -> fs.unlink("/d"), FsError.EISDIR);
+        assertErrno(() -> fs.rename("/d", "/d/f/sub"), FsError.ENOTDIR);
+        assertErrno(() -> fs.mkdir("/" + "n".repeat(256), 0755, USER), FsError.ENAMETOOLONG);
+    }
+
+    @Test
+    void readOnlyVolumeRefusesChangesWithErofs() throws IOException {
+        write("/f", "x");
+        fs.close();
+        fs = StrataFileSystem.open(source.toUri(), options().with(VolumeOptions.READ_ONLY, true));
+
+        assertErrno(() -> fs.mkdir("/d", 0755, USER), FsError.EROFS);
+        assertErrno(() -> fs.open("/f", 2), FsError.EROFS);
+        assertThat(read("/f")).isEqualTo("x");
+    }
+
+    @Test
+    void metastoreBoundToAnotherSourceIsRefused(@TempDir Path otherSource) throws IOException {
+        String metaUrl = fs.metaUrl();
+        Options sameMeta = new OptionsLoader(OptionRegistry.load()).set("meta", metaUrl, "test").build();
+        fs.close();
+
+        assertThatThrownBy(() -> StrataFileSystem.open(otherSource.toUri(), sameMeta))
+                .hasMessageContaining("belongs to")
+                .hasMessageContaining("-o meta=");
+        fs = StrataFileSystem.open(source.toUri(), sameMeta);
+    }
+
+    @Test
+    void openFileReportsUnflushedSizeAndKeepsItAfterRelease() throws IOException {
+        long fh = fs.create("/f", 0644, USER);
+        fs.write(fh, utf8("12345"), 0);
+        assertThat(fs.getattr("/f").size()).isEqualTo(5);
+        fs.release(fh);
+
+        fs.close();
+        fs = StrataFileSystem.open(source.toUri(), options());
+        assertThat(fs.getattr("/f").size()).isEqualTo(5);
+    }
+
+    private void assertErrno(ThrowingCall call, FsError expected) {
+        assertThatThrownBy(call::run).isInstanceOfSatisfying(FsException.class,
+                e -> assertThat(e.error()).isEqualTo(expected));
+    }
+
+    @FunctionalInterface
+    private interface ThrowingCall {
+        void run() throws IOException;
+    }
+
+    private void write(String path, String text) throws IOException {
+        long fh = fs.create(path, 0644, USER);
+        fs.write(fh, utf8(text), 0);
+        fs.flush(fh);
+        fs.release(fh);
+    }
+
+    private String read(String path) throws IOException {
+        long fh = fs.open(path, 0);
+        try {
+            ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+            fs.read(fh, buffer, 0);
+            return new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8);
+        } finally {
+            fs.release(fh);
+        }
+    }
+
+    private List<String> names(String dir) throws IOException {
+        List<String> names = new ArrayList<>();
+        fs.readdir(dir, (Dentry d) -> names.add(d.name()));
+        return names;
+    }
+
+    private static ByteBuffer utf8(String text) {
+        return ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+    }
+}
