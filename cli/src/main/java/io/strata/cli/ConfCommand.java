@@ -52,7 +52,7 @@ final class ConfCommand extends StrataSubcommand {
         } catch (NoSuchFileException e) {
             throw CliException.badInput(file + " does not exist; give the README to update");
         } catch (IOException e) {
-            throw CliException.failure("cannot read " + file + ": " + e.getMessage());
+            throw CliException.failure("cannot read " + file + ": " + Messages.describe(e));
         }
         if (OptionDocs.readmeBlock(readme) == null) {
             throw CliException.badInput(file + " has no " + OptionDocs.README_BEGIN + " ... " + OptionDocs.README_END
@@ -61,7 +61,7 @@ final class ConfCommand extends StrataSubcommand {
         try {
             Files.writeString(file, OptionDocs.replaceReadmeBlock(readme, table));
         } catch (IOException e) {
-            throw CliException.failure("cannot write " + file + ": " + e.getMessage());
+            throw CliException.failure("cannot write " + file + ": " + Messages.describe(e));
         }
         out().println("updated the options table in " + file);
         return ExitCodes.OK;

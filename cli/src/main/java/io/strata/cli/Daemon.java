@@ -160,11 +160,15 @@ final class Daemon {
             }
             if (System.nanoTime() > deadline) {
                 daemon.destroy();
-                return new Outcome(false, "the mount did not appear within " + timeout.toSeconds()
-                        + "s, so the daemon was stopped; see " + log);
+                return new Outcome(false, "the mount did not appear within " + format(timeout)
+                        + ", so the daemon was stopped; see " + log);
             }
             Thread.sleep(POLL.toMillis());
         }
+    }
+
+    private static String format(Duration duration) {
+        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + "s" : duration.toMillis() + "ms";
     }
 
     /** The lines of {@code log} from {@code offset} on (decoded leniently). */

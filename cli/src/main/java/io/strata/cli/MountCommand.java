@@ -130,7 +130,7 @@ final class MountCommand extends StrataSubcommand {
             try {
                 MountPoints.clearStale(target);
             } catch (IOException e) {
-                throw CliException.failure("cannot clear the stale mount at " + target + " (" + e.getMessage()
+                throw CliException.failure("cannot clear the stale mount at " + target + " (" + Messages.describe(e)
                         + "); run 'fusermount -u -z " + target + "' and try again");
             }
             error("cleared a stale mount at " + target + " (its daemon was gone)");
@@ -156,7 +156,7 @@ final class MountCommand extends StrataSubcommand {
                 throw CliException.badInput("mountpoint " + target + " is not empty; mount on an empty directory");
             }
         } catch (IOException e) {
-            throw CliException.badInput("cannot read mountpoint " + target + " (" + e.getMessage()
+            throw CliException.badInput("cannot read mountpoint " + target + " (" + Messages.describe(e)
                     + "); check its permissions");
         }
         Path realTarget = realPath(target);
@@ -176,7 +176,7 @@ final class MountCommand extends StrataSubcommand {
             throw CliException.failure(FAILED_PREFIX + e.getMessage());
         } catch (IOException e) {
             log.debug("mount failed", e);
-            throw CliException.failure(FAILED_PREFIX + e.getMessage());
+            throw CliException.failure(FAILED_PREFIX + Messages.describe(e));
         } catch (RuntimeException e) {
             log.error("mount failed", e);
             throw CliException.failure(FAILED_PREFIX + e);
@@ -187,10 +187,11 @@ final class MountCommand extends StrataSubcommand {
         try {
             Daemon.writePidFile(pidFile);
         } catch (IOException e) {
-            error("cannot write the pid file " + pidFile + " (" + e + "); 'strata umount' will not wait for this process");
+            error("cannot write the pid file " + pidFile + " (" + Messages.describe(e)
+                    + "); 'strata umount' will not wait for this process");
         }
-        String log = environment().get(Daemon.LOG_ENV);
-        out().println(mountedLine(sourceDir, target, mount.metaUrl(), log, ProcessHandle.current().pid()));
+        String logFile = environment().get(Daemon.LOG_ENV);
+        out().println(mountedLine(sourceDir, target, mount.metaUrl(), logFile, ProcessHandle.current().pid()));
         out().flush();
         try {
             mount.awaitUnmounted();
@@ -205,7 +206,8 @@ final class MountCommand extends StrataSubcommand {
         try {
             mount.close();
         } catch (IOException e) {
-            throw CliException.failure("unmounted " + target + ", but closing the volume failed: " + e.getMessage());
+            throw CliException.failure("unmounted " + target + ", but closing the volume failed: "
+                    + Messages.describe(e));
         } finally {
             Daemon.removePidFile(pidFile);
         }
@@ -225,24 +227,24 @@ final class MountCommand extends StrataSubcommand {
     /** Starts the daemon, waits for its mount, and relays its "mounted" line or its error. */
     private int startDaemon(Path sourceDir, Path target, Options options) throws InterruptedException {
         Path stateDir = Path.of(options.get(VolumeOptions.STATE_DIR));
-        Path log = Daemon.logFile(stateDir, target);
+        Path logFile = Daemon.logFile(stateDir, target);
         long offset;
         Process daemon;
         try {
-            Files.createDirectories(log.getParent());
+            Files.createDirectories(logFile.getParent());
             Files.createDirectories(Daemon.pidFile(stateDir, target).getParent());
-            offset = Files.exists(log) ? Files.size(log) : 0;
-            daemon = Daemon.start(Daemon.command(sourceDir, target), options.toText(), log);
+            offset = Files.exists(logFile) ? Files.size(logFile) : 0;
+            daemon = Daemon.start(Daemon.command(sourceDir, target), options.toText(), logFile);
         } catch (IOException e) {
-            throw CliException.failure("cannot start the mount daemon (" + e + "); set -o state_dir=DIR to a"
-                    + " writable directory");
+            throw CliException.failure("cannot start the mount daemon (" + Messages.describe(e)
+                    + "); set -o state_dir=DIR to a writable directory");
         }
-        Daemon.Outcome outcome = Daemon.awaitMount(daemon, target, log, offset, MOUNT_TIMEOUT);
+        Daemon.Outcome outcome = Daemon.awaitMount(daemon, target, logFile, offset, MOUNT_TIMEOUT);
         if (!outcome.mounted()) {
             throw CliException.failure(FAILED_PREFIX + outcome.line());
         }
         out().println(outcome.line() != null ? outcome.line()
-                : mountedLine(sourceDir, target, "(see log)", log.toString(), daemon.pid()));
+                : mountedLine(sourceDir, target, "(see log)", logFile.toString(), daemon.pid()));
         return ExitCodes.OK;
     }
 

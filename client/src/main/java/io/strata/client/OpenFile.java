@@ -9,6 +9,7 @@ import io.strata.meta.SetAttr;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.NoSuchFileException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -118,12 +119,25 @@ final class OpenFile {
         }
         dirty = false;
         UfsFile out = writer;
-        String version = out == null ? null : out.version();
+        String version = out == null ? null : versionOf(out);
         try {
             meta.setAttr(ino, SetAttr.content(size.get(), mtimeNs, version));
         } catch (IOException | RuntimeException e) {
             dirty = true;
             throw e;
+        }
+    }
+
+    /**
+     * The data's version, or null (the recorded one stays) when the file was renamed or unlinked
+     * while open: the storage file no longer has the path it was opened at (rename(2) and
+     * libfuse2's {@code .fuse_hidden} rename of an unlinked open file), which is no error.
+     */
+    private static String versionOf(UfsFile out) throws IOException {
+        try {
+            return out.version();
+        } catch (NoSuchFileException e) {
+            return null;
         }
     }
 

@@ -73,9 +73,10 @@ public final class StrataFileSystem implements AutoCloseable {
      * source is refused, so two directories never share one namespace by accident.
      */
     public static StrataFileSystem open(URI source, Options options) throws IOException {
-        String metaUrl = Optional.ofNullable(options.get(VolumeOptions.META))
-                .orElseGet(() -> Volumes.defaultMetaUrl(Path.of(options.get(VolumeOptions.STATE_DIR)), source));
         UnderFileSystem ufs = UnderFileSystems.open(source);
+        // The UFS's own URI is normalized (no trailing slash), so one source has one default metastore.
+        String metaUrl = Optional.ofNullable(options.get(VolumeOptions.META))
+                .orElseGet(() -> Volumes.defaultMetaUrl(Path.of(options.get(VolumeOptions.STATE_DIR)), ufs.uri()));
         MetaStore meta;
         try {
             meta = MetaStores.open(metaUrl);

@@ -195,6 +195,15 @@ class StrataFileSystemTest {
     }
 
     @Test
+    void sourceWithAndWithoutTrailingSlashSharesOneDefaultMetastore() throws IOException {
+        String withSlash = fs.metaUrl();
+        fs.close();
+        fs = StrataFileSystem.open(java.net.URI.create(source.toUri().toString().replaceAll("/$", "")), options());
+        assertThat(source.toUri().toString()).endsWith("/");
+        assertThat(fs.metaUrl()).isEqualTo(withSlash);
+    }
+
+    @Test
     void openFileReportsUnflushedSizeAndKeepsItAfterRelease() throws IOException {
         long fh = fs.create("/f", 0644, USER);
         fs.write(fh, utf8("12345"), 0);

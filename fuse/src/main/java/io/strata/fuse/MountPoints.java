@@ -88,8 +88,8 @@ public final class MountPoints {
     }
 
     /**
-     * Whether {@code path} is a FUSE mount whose daemon is gone: stat answers "Transport endpoint
-     * is not connected". A live mount that does not answer within a couple of seconds is not
+     * Whether {@code path} is a FUSE mount whose daemon is gone: stat or opendir answers "Transport
+     * endpoint is not connected". A live mount that does not answer within a couple of seconds is not
      * reported stale (it may just be slow).
      */
     public static boolean isStale(Path path) {
@@ -126,6 +126,7 @@ public final class MountPoints {
     /**
      * Unmounts {@code path} with {@code fusermount -u} ({@code -z} when lazy), falling back to
      * {@code umount} ({@code -l}) when fusermount is missing or fails for another reason than busy.
+     * Succeeds when the path is no longer mounted afterwards, whoever unmounted it.
      *
      * @throws BusyException when files are open under the mount point and {@code lazy} is false
      * @throws IOException with the tool's own message otherwise
@@ -148,8 +149,11 @@ public final class MountPoints {
         if (first.busy()) {
             throw new BusyException(first.output());
         }
+        if (!isMounted(path)) {
+            return; // unmounted meanwhile, e.g. by jnr-fuse's own shutdown hook racing ours
+        }
         Result second = run(umount);
-        if (second.ok()) {
+        if (second.ok() || !isMounted(path)) {
             return;
         }
         if (second.busy()) {
@@ -234,9 +238,15 @@ public final class MountPoints {
         }
     }
 
+    /**
+     * stat, then opendir: the kernel may answer stat from its attribute cache for up to
+     * attr_timeout after the daemon died, but opendir always asks the daemon.
+     */
     private static boolean statFailsNotConnected(Path path) {
         try {
-            Files.readAttributes(path, BasicFileAttributes.class);
+            if (Files.readAttributes(path, BasicFileAttributes.class).isDirectory()) {
+                Files.newDirectoryStream(path).close();
+            }
             return false;
         } catch (NoSuchFileException e) {
             return false;

@@ -23,6 +23,7 @@ import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -62,6 +63,10 @@ class PosixOperationsTest {
         Files.createDirectories(volume.sourcePath("preexisting/emptydir"));
         Files.writeString(volume.sourcePath("preexisting/hello.txt"), "hello from the source\n");
         Files.write(volume.sourcePath("preexisting/nested/data.bin"), Bytes.random(7, 100_000));
+        Files.createDirectories(volume.sourcePath("preexisting-large"));
+        for (int i = 0; i < 2500; i++) {
+            Files.writeString(volume.sourcePath(String.format("preexisting-large/entry-%04d", i)), "entry " + i);
+        }
         volume.mount();
     }
 
@@ -244,6 +249,25 @@ class PosixOperationsTest {
     }
 
     @Test
+    void renameOfAnOpenFileKeepsWritesBeforeAndAfterIt() throws IOException {
+        Path from = dir.resolve("from");
+        Path to = dir.resolve("to");
+        byte[] first = Bytes.random(21, 70_000);
+        byte[] second = Bytes.random(22, 30_000);
+        try (FileChannel channel = FileChannel.open(from, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(first));
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+            channel.write(ByteBuffer.wrap(second));
+            channel.force(true);
+        }
+        byte[] expected = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, expected, first.length, second.length);
+        assertArrayEquals(expected, Files.readAllBytes(to));
+        assertArrayEquals(expected, Files.readAllBytes(volume.inSource(to)));
+        assertEquals(List.of("to"), MountedVolume.names(dir));
+    }
+
+    @Test
     void hardLinkSharesTheInodeAndCountsTwoLinks() throws IOException {
         Path file = dir.resolve("f");
         Path link = dir.resolve("g");
@@ -251,14 +275,24 @@ class PosixOperationsTest {
         Files.createLink(link, file);
 
         assertEquals(Files.getAttribute(file, "unix:ino"), Files.getAttribute(link, "unix:ino"));
-        assertEquals(2, (int) Files.getAttribute(file, "unix:nlink"));
         assertEquals(2, (int) Files.getAttribute(link, "unix:nlink"));
+        // libfuse2's high-level API gives each name its own kernel inode: the old name's cached
+        // link count is refreshed within attr_timeout (1 s)
+        Poll.until("link count of the old name", 2, Duration.ofSeconds(3),
+                () -> (int) Files.getAttribute(file, "unix:nlink"));
         Files.writeString(link, "changed through the link");
-        assertEquals("changed through the link", Files.readString(file));
+        assertEquals("changed through the link", Files.readString(volume.inSource(file)));
+        // libfuse2's high-level API gives each name its own kernel inode, so the other name may
+        // show its cached (old) size until attr_timeout (1 s) passes.
+        Poll.until("content through the other name", "changed through the link", Duration.ofSeconds(3),
+                () -> Files.readString(file));
 
         Files.delete(file);
         assertEquals(1, (int) Files.getAttribute(link, "unix:nlink"));
         assertEquals("changed through the link", Files.readString(link));
+        // the data follows the remaining name in the source
+        assertEquals("changed through the link", Files.readString(volume.inSource(link)));
+        assertEquals(List.of("g"), MountedVolume.names(volume.inSource(dir)));
     }
 
     @Test
@@ -308,6 +342,19 @@ class PosixOperationsTest {
 
         assertEquals(modified, Files.getLastModifiedTime(file).toInstant());
         assertEquals(accessed, ((FileTime) Files.getAttribute(file, "basic:lastAccessTime")).toInstant());
+    }
+
+    @Test
+    void utimensOnAnOpenWrittenFileSurvivesItsClose() throws IOException {
+        Path file = dir.resolve("f");
+        Instant modified = Instant.ofEpochSecond(1_234_567_890L, 1);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            channel.write(ByteBuffer.wrap(Bytes.random(9, 50_000)));
+            Files.setLastModifiedTime(file, FileTime.from(modified));
+            assertEquals(modified, Files.getLastModifiedTime(file).toInstant(), "while open");
+        }
+        assertEquals(modified, Files.getLastModifiedTime(file).toInstant(), "after close");
+        assertEquals(50_000, Files.size(file));
     }
 
     @Test
@@ -421,6 +468,15 @@ class PosixOperationsTest {
         assertArrayEquals(data, Files.readAllBytes(src.resolve("a/b/c.bin")));
         assertEquals("top", Files.readString(src.resolve("top.txt")));
         assertEquals(List.of("a", "empty", "top.txt"), MountedVolume.names(src));
+    }
+
+    @Test
+    void largeDirectoryInTheSourceIsListedCompletely() throws IOException {
+        Path large = volume.path("preexisting-large");
+        List<String> expected = IntStream.range(0, 2500).mapToObj(i -> String.format("entry-%04d", i)).toList();
+        assertEquals(expected, MountedVolume.names(large));
+        assertEquals("entry 2499", Files.readString(large.resolve("entry-2499")));
+        assertEquals("entry 0", Files.readString(large.resolve("entry-0000")));
     }
 
     @Test

@@ -78,17 +78,26 @@ public final class Option<T> {
         try {
             value = type.parse(text);
         } catch (RuntimeException e) {
-            // A parser's message may quote the text, so a secret's is left out.
-            throw new OptionException(secret
-                    ? String.format("bad value for option %s: '%s' (expected %s)", key, shown(text), type.form())
-                    : String.format("bad value for option %s: '%s' (%s; expected %s)",
-                            key, shown(text), e.getMessage(), type.form()));
+            throw new OptionException(String.format("bad value for option %s: '%s' (%s)", key, shown(text),
+                    parseFailure(e)));
         }
         if (!check.test(value)) {
             throw new OptionException(String.format("bad value for option %s: '%s' (expected %s)",
                     key, shown(text), checkDoc));
         }
         return value;
+    }
+
+    /**
+     * What the parser said, when it says what to write ("expected a size such as ..."); otherwise
+     * the type's form. A parser's other messages may quote the text, so a secret gets only the form.
+     */
+    private String parseFailure(RuntimeException e) {
+        String message = e.getMessage();
+        if (secret || message == null) {
+            return "expected " + type.form();
+        }
+        return message.startsWith("expected") ? message : message + "; expected " + type.form();
     }
 
     private String shown(String text) {

@@ -1,0 +1,79 @@
+package io.strata.it;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.strata.fuse.StrataMount;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * With {@code big_writes} and large max_read/max_write, 1 MiB dd blocks reach Strata as libfuse2's
+ * largest requests (128 KiB), not page-sized ones. The sizes come from the line StrataMount logs
+ * at unmount; the numbers are printed for the record.
+ */
+class KernelRequestSizeTest {
+    private static final Pattern SIZES = Pattern.compile(
+            "largest read request (\\d+) bytes, largest write request (\\d+) bytes");
+    private static final long LIBFUSE2_MAX_REQUEST = 128 * 1024;
+
+    @TempDir
+    Path base;
+    private final ListAppender<ILoggingEvent> events = new ListAppender<>();
+    private final Logger logger = (Logger) LoggerFactory.getLogger(StrataMount.class);
+
+    @BeforeEach
+    void capture() {
+        events.start();
+        logger.addAppender(events);
+    }
+
+    @AfterEach
+    void release() {
+        logger.detachAppender(events);
+    }
+
+    @Test
+    void oneMebibyteDdBlocksArriveAsMaximalRequests() throws IOException {
+        try (MountedVolume volume = MountedVolume.under(base).mount()) {
+            Shell.sh(volume.mountPoint(), "dd if=/dev/zero of=f bs=1M count=32 conv=fsync").assertOk();
+            volume.unmount();
+            long[] afterWrite = lastSizes();
+
+            // a fresh mount has an empty page cache, so every read reaches Strata
+            volume.mount();
+            Shell.sh(volume.mountPoint(), "dd if=f of=/dev/null bs=1M").assertOk();
+            volume.unmount();
+            long[] afterRead = lastSizes();
+
+            System.out.printf("dd bs=1M: largest write request %d bytes, largest read request %d bytes%n",
+                    afterWrite[1], afterRead[0]);
+            assertEquals(LIBFUSE2_MAX_REQUEST, afterWrite[1], "largest write request");
+            assertEquals(LIBFUSE2_MAX_REQUEST, afterRead[0], "largest read request");
+        }
+    }
+
+    /** {read, write} from the latest unmount line. */
+    private long[] lastSizes() {
+        for (int i = events.list.size() - 1; i >= 0; i--) {
+            Matcher m = SIZES.matcher(events.list.get(i).getFormattedMessage());
+            if (m.find()) {
+                return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+            }
+        }
+        fail("no unmount line with request sizes among " + events.list.size() + " log events");
+        throw new AssertionError();
+    }
+}

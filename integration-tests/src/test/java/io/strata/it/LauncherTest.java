@@ -1,0 +1,185 @@
+package io.strata.it;
+
+import io.strata.cli.ExitCodes;
+import io.strata.fuse.MountPoints;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code bin/strata} as a user runs it: a real process that starts a mount daemon and returns,
+ * {@code umount}, and one clear line with a non-zero exit for bad input. The state directory
+ * (pid files, logs, default metastores) is a temporary directory, set with STRATA_STATE_DIR.
+ *
+ * <p>The launcher is {@code ${strata.home}/bin/strata} (surefire sets {@code strata.home}); the
+ * system property {@code strata.launcher} points the tests at another one.
+ */
+class LauncherTest {
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(90);
+
+    @TempDir
+    Path base;
+    private Path source;
+    private Path mountPoint;
+    private Path stateDir;
+
+    @BeforeEach
+    void directories() throws IOException {
+        source = Files.createDirectories(base.resolve("source"));
+        mountPoint = Files.createDirectories(base.resolve("mnt"));
+        stateDir = Files.createDirectories(base.resolve("state"));
+    }
+
+    /** Whatever a test left behind: a live or stale mount, a daemon. */
+    @AfterEach
+    void cleanUp() {
+        if (MountPoints.isMounted(mountPoint) && !MountPoints.isStale(mountPoint)) {
+            strata("umount", mountPoint.toString());
+        }
+        if (MountPoints.isMounted(mountPoint)) {
+            try {
+                MountPoints.unmount(mountPoint, true);
+            } catch (IOException e) {
+                System.err.println("could not detach " + mountPoint + ": " + e.getMessage());
+            }
+        }
+        daemons().forEach(ProcessHandle::destroyForcibly);
+    }
+
+    static Path launcher() {
+        Path home = Path.of(System.getProperty("strata.home", "."));
+        return Path.of(System.getProperty("strata.launcher", home.resolve("bin/strata").toString()));
+    }
+
+    private Shell.Result strata(String... args) {
+        Path launcher = launcher();
+        assertTrue(Files.isExecutable(launcher), launcher + " is missing or not executable");
+        List<String> command = new ArrayList<>();
+        command.add(launcher.toString());
+        command.addAll(List.of(args));
+        return Shell.run(base, Map.of("STRATA_STATE_DIR", stateDir.toString()), COMMAND_TIMEOUT, command);
+    }
+
+    /** The mount daemons serving this test's mountpoint: processes whose command line names it. */
+    private List<ProcessHandle> daemons() {
+        String target = mountPoint.toString();
+        try (Stream<ProcessHandle> processes = ProcessHandle.allProcesses()) {
+            return processes.filter(p -> p.pid() != ProcessHandle.current().pid())
+                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains(target)).orElse(false))
+                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains("mount")).orElse(false))
+                    .toList();
+        }
+    }
+
+    private static List<String> lines(String text) {
+        return text.lines().filter(line -> !line.isBlank()).toList();
+    }
+
+    /** Bad input: a non-zero exit, nothing mounted, and exactly one line on stderr, returned. */
+    private String refusal(Shell.Result result) {
+        assertNotEquals(0, result.exit(), result.describe());
+        assertEquals(ExitCodes.BAD_INPUT, result.exit(), result.describe());
+        assertEquals(1, lines(result.err()).size(), "one line expected:\n" + result.describe());
+        assertFalse(MountPoints.isMounted(mountPoint), "mounted despite the error");
+        assertEquals(List.of(), daemons(), "a daemon was left running");
+        return lines(result.err()).get(0);
+    }
+
+    @Test
+    void mountReturnsZeroOnceTheMountIsLive() throws IOException {
+        Shell.Result mount = strata("mount", source.toString(), mountPoint.toString());
+        assertEquals(0, mount.exit(), mount.describe());
+        assertTrue(MountPoints.isMounted(mountPoint), "not mounted when mount returned");
+        assertEquals("fuse.strata", MountPoints.find(mountPoint).orElseThrow().fsType());
+
+        Files.writeString(mountPoint.resolve("hello.txt"), "through the daemon\n");
+        assertEquals("through the daemon\n", Files.readString(source.resolve("hello.txt")));
+        assertEquals(1, daemons().size(), "daemons: " + daemons());
+    }
+
+    @Test
+    void umountUnmountsAndTheDaemonExits() throws IOException {
+        strata("mount", source.toString(), mountPoint.toString()).assertOk();
+        Files.writeString(mountPoint.resolve("kept.txt"), "kept");
+        List<ProcessHandle> daemons = daemons();
+        assertEquals(1, daemons.size(), "daemons: " + daemons);
+
+        Shell.Result umount = strata("umount", mountPoint.toString());
+        assertEquals(0, umount.exit(), umount.describe());
+        assertFalse(MountPoints.isMounted(mountPoint));
+        assertEquals(List.of(), MountedVolume.names(mountPoint), "mountpoint not empty after umount");
+        assertFalse(daemons.get(0).isAlive(), "daemon still running after umount returned");
+        assertEquals("kept", Files.readString(source.resolve("kept.txt")));
+    }
+
+    @Test
+    void unknownOptionIsRefusedNamingTheClosestKey() {
+        String line = refusal(strata("mount", source.toString(), mountPoint.toString(), "-o", "atr_timeout=1"));
+        assertTrue(line.contains("atr_timeout") && line.contains("attr_timeout"), line);
+    }
+
+    @Test
+    void badOptionValueIsRefusedNamingKeyValueAndForm() {
+        String line = refusal(strata("mount", source.toString(), mountPoint.toString(), "-o", "attr_timeout=abc"));
+        assertTrue(line.contains("attr_timeout"), line);
+        assertTrue(line.contains("abc"), line);
+        assertTrue(line.contains("duration"), "the expected form: " + line);
+    }
+
+    @Test
+    void missingSourceDirectoryIsRefused() {
+        Path missing = base.resolve("no-such-source");
+        String line = refusal(strata("mount", missing.toString(), mountPoint.toString()));
+        assertTrue(line.contains(missing.toString()) && line.contains("does not exist"), line);
+    }
+
+    @Test
+    void mountPointThatIsNotADirectoryIsRefused() throws IOException {
+        Files.delete(mountPoint);
+        Files.writeString(mountPoint, "a file");
+        String line = refusal(strata("mount", source.toString(), mountPoint.toString()));
+        assertTrue(line.contains(mountPoint.toString()) && line.contains("not a directory"), line);
+    }
+
+    @Test
+    void staleMountIsClearedByTheNextMount() throws IOException, InterruptedException {
+        strata("mount", source.toString(), mountPoint.toString()).assertOk();
+        ProcessHandle daemon = onlyDaemon();
+        daemon.destroyForcibly(); // kill -9: no unmount
+        daemon.onExit().join();
+
+        Shell.Result stat = Shell.run(base, "stat", mountPoint.toString());
+        assertNotEquals(0, stat.exit(), stat.describe());
+        assertTrue(stat.err().contains("Transport endpoint is not connected"), stat.describe());
+
+        Shell.Result again = strata("mount", source.toString(), mountPoint.toString());
+        assertEquals(0, again.exit(), again.describe());
+        assertFalse(MountPoints.isStale(mountPoint));
+        Files.writeString(mountPoint.resolve("after.txt"), "alive again");
+        assertEquals("alive again", Files.readString(source.resolve("after.txt")));
+        assertNotEquals(daemon.pid(), onlyDaemon().pid());
+    }
+
+    private ProcessHandle onlyDaemon() {
+        List<ProcessHandle> daemons = daemons();
+        assertEquals(1, daemons.size(), "daemons: " + daemons);
+        Optional<ProcessHandle> daemon = daemons.stream().findFirst();
+        return daemon.orElseThrow();
+    }
+}
