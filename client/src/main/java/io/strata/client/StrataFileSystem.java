@@ -1,5 +1,8 @@
 package io.strata.client;
 
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.strata.client.metacache.CachedMetaStore;
+import io.strata.client.metacache.MetadataCacheOptions;
 import io.strata.core.conf.Options;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
@@ -91,7 +94,16 @@ public final class StrataFileSystem implements AutoCloseable {
                 throw e;
             }
         }
-        return new StrataFileSystem(meta, ufs, metaUrl, options.get(VolumeOptions.READ_ONLY));
+        return new StrataFileSystem(withHeapCache(meta, options), ufs, metaUrl, options.get(VolumeOptions.READ_ONLY));
+    }
+
+    private static MetaStore withHeapCache(MetaStore meta, Options options) {
+        int entries = options.get(MetadataCacheOptions.SIZE);
+        if (entries == 0) {
+            return meta;
+        }
+        return new CachedMetaStore(meta, entries, options.get(MetadataCacheOptions.EXPIRE),
+                options.get(MetadataCacheOptions.NEGATIVE_EXPIRE), Ticker.systemTicker());
     }
 
     private static void bind(MetaStore meta, URI source, String metaUrl) throws IOException {

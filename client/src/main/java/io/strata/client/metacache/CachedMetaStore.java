@@ -1,0 +1,299 @@
+package io.strata.client.metacache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Ticker;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import io.strata.meta.Dentry;
+import io.strata.meta.Inode;
+import io.strata.meta.MetaStore;
+import io.strata.meta.RemovedLink;
+import io.strata.meta.Renamed;
+import io.strata.meta.SetAttr;
+import io.strata.meta.VolumeStats;
+import io.strata.meta.XattrMode;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The heap metadata cache: a {@link MetaStore} that remembers inodes and name lookups (found or
+ * not) for a short time, in front of any engine.
+ *
+ * <p>Being a decorator, it sees every change this client makes, with its arguments and results,
+ * and updates or drops exactly the entries that change touches, so a client always sees its own
+ * changes at once. Other clients' changes show when entries expire. Extended attributes, symlink
+ * targets, listings and counters pass straight through; listings warm the lookup entries.
+ */
+public final class CachedMetaStore implements MetaStore {
+    /** A cache key: an inode by number, or a name in a directory. */
+    private sealed interface Key permits InodeKey, EntryKey {}
+
+    private record InodeKey(long ino) implements Key {}
+
+    private record EntryKey(long parent, String name) implements Key {}
+
+    private final MetaStore store;
+    private final Cache<Key, Object> cache;
+
+    /** A cached lookup that found nothing; its own, shorter expiry. */
+    private static final Object ABSENT = new Object() {
+        @Override
+        public String toString() {
+            return "ABSENT";
+        }
+    };
+
+    public CachedMetaStore(MetaStore store, long maximumEntries, Duration expire, Duration negativeExpire,
+                           Ticker ticker) {
+        this.store = requireNonNull(store, "store is null");
+        requireNonNull(expire, "expire is null");
+        requireNonNull(negativeExpire, "negativeExpire is null");
+        this.cache = Caffeine.newBuilder()
+                .maximumSize(maximumEntries)
+                .expireAfter(new Expiry<Key, Object>() {
+                    @Override
+                    public long expireAfterCreate(Key key, Object value, long currentTime) {
+                        return (value == ABSENT ? negativeExpire : expire).toNanos();
+                    }
+
+                    @Override
+                    public long expireAfterUpdate(Key key, Object value, long currentTime, long currentDuration) {
+                        return expireAfterCreate(key, value, currentTime);
+                    }
+
+                    @Override
+                    public long expireAfterRead(Key key, Object value, long currentTime, long currentDuration) {
+                        return currentDuration; // reading does not make an entry fresher
+                    }
+                })
+                .ticker(requireNonNull(ticker, "ticker is null"))
+                .recordStats()
+                .build();
+    }
+
+    /** The underlying engine. */
+    public MetaStore store() {
+        return store;
+    }
+
+    public CacheStats cacheStats() {
+        return cache.stats();
+    }
+
+    public long size() {
+        return cache.estimatedSize();
+    }
+
+    /** Runs pending evictions now (Caffeine evicts asynchronously); for tests and stats. */
+    public void cleanUp() {
+        cache.cleanUp();
+    }
+
+    /** Drops every entry; the next lookups go to the engine. */
+    public void invalidateAll() {
+        cache.invalidateAll();
+    }
+
+    // ---- cached reads -------------------------------------------------------------------------
+
+    @Override
+    public Inode getInode(long ino) throws IOException {
+        Object cached = cache.getIfPresent(new InodeKey(ino));
+        if (cached instanceof Inode inode) {
+            return inode;
+        }
+        return remember(store.getInode(ino));
+    }
+
+    @Override
+    public Optional<Dentry> lookup(long parent, String name) throws IOException {
+        EntryKey key = new EntryKey(parent, name);
+        Object cached = cache.getIfPresent(key);
+        if (cached == ABSENT) {
+            return Optional.empty();
+        }
+        if (cached instanceof Dentry dentry) {
+            return Optional.of(dentry);
+        }
+        Optional<Dentry> found = store.lookup(parent, name);
+        cache.put(key, found.isPresent() ? found.get() : ABSENT);
+        return found;
+    }
+
+    @Override
+    public List<Dentry> readdir(long dir, String after, int limit) throws IOException {
+        List<Dentry> page = store.readdir(dir, after, limit);
+        page.forEach(this::remember);
+        return page;
+    }
+
+    // ---- changes: pass through, then bring the cache along -------------------------------------
+
+    @Override
+    public Inode create(long parent, String name, io.strata.meta.NewInode spec) throws IOException {
+        Inode created = store.create(parent, name, spec);
+        forgetInode(parent);
+        remember(new Dentry(parent, name, created.ino(), created.type()));
+        return remember(created);
+    }
+
+    @Override
+    public Inode link(long ino, long parent, String name, long nowNs) throws IOException {
+        Inode linked = store.link(ino, parent, name, nowNs);
+        forgetInode(parent);
+        remember(new Dentry(parent, name, linked.ino(), linked.type()));
+        return remember(linked);
+    }
+
+    @Override
+    public RemovedLink unlink(long parent, String name, long nowNs) throws IOException {
+        try {
+            RemovedLink removed = store.unlink(parent, name, nowNs);
+            afterRemoval(removed.inode(), removed.deleted());
+            return removed;
+        } finally {
+            forgetEntry(parent, name);
+            forgetInode(parent);
+        }
+    }
+
+    @Override
+    public Inode rmdir(long parent, String name, long nowNs) throws IOException {
+        try {
+            Inode removed = store.rmdir(parent, name, nowNs);
+            forgetInode(removed.ino());
+            return removed;
+        } finally {
+            forgetEntry(parent, name);
+            forgetInode(parent);
+        }
+    }
+
+    @Override
+    public Renamed rename(long srcParent, String srcName, long dstParent, String dstName, long nowNs)
+            throws IOException {
+        try {
+            Renamed renamed = store.rename(srcParent, srcName, dstParent, dstName, nowNs);
+            remember(renamed.moved());
+            renamed.replaced().ifPresent(r -> afterRemoval(r.inode(), r.deleted()));
+            return renamed;
+        } finally {
+            // Whatever happened, these names and parents may have changed.
+            forgetEntry(srcParent, srcName);
+            forgetEntry(dstParent, dstName);
+            forgetInode(srcParent);
+            forgetInode(dstParent);
+        }
+    }
+
+    private void afterRemoval(Inode inode, boolean deleted) {
+        if (deleted) {
+            forgetInode(inode.ino());
+        } else {
+            remember(inode);
+        }
+    }
+
+    @Override
+    public Inode setAttr(long ino, SetAttr change) throws IOException {
+        try {
+            return remember(store.setAttr(ino, change));
+        } catch (IOException | RuntimeException e) {
+            forgetInode(ino);
+            throw e;
+        }
+    }
+
+    @Override
+    public int mergeListing(long dir, List<ListedEntry> entries) throws IOException {
+        try {
+            return store.mergeListing(dir, entries);
+        } finally {
+            // Names that were absent may exist now; the directory's nlink may have grown.
+            entries.forEach(e -> forgetEntry(dir, e.name()));
+            forgetInode(dir);
+        }
+    }
+
+    @Override
+    public void markSynced(long dir, long syncedNs) throws IOException {
+        try {
+            store.markSynced(dir, syncedNs);
+        } finally {
+            forgetInode(dir);
+        }
+    }
+
+    // ---- uncached ------------------------------------------------------------------------------
+
+    @Override
+    public String readlink(long ino) throws IOException {
+        return store.readlink(ino);
+    }
+
+    @Override
+    public Optional<byte[]> getXattr(long ino, String name) throws IOException {
+        return store.getXattr(ino, name);
+    }
+
+    @Override
+    public void setXattr(long ino, String name, byte[] value, XattrMode mode) throws IOException {
+        store.setXattr(ino, name, value, mode);
+    }
+
+    @Override
+    public List<String> listXattrs(long ino) throws IOException {
+        return store.listXattrs(ino);
+    }
+
+    @Override
+    public void removeXattr(long ino, String name) throws IOException {
+        store.removeXattr(ino, name);
+    }
+
+    @Override
+    public VolumeStats stats() throws IOException {
+        return store.stats();
+    }
+
+    @Override
+    public Optional<String> getSetting(String key) throws IOException {
+        return store.getSetting(key);
+    }
+
+    @Override
+    public void putSetting(String key, String value) throws IOException {
+        store.putSetting(key, value);
+    }
+
+    @Override
+    public void close() throws IOException {
+        cache.invalidateAll();
+        store.close();
+    }
+
+    // ---- helpers -------------------------------------------------------------------------------
+
+    private Inode remember(Inode inode) {
+        cache.put(new InodeKey(inode.ino()), inode);
+        return inode;
+    }
+
+    private void remember(Dentry dentry) {
+        cache.put(new EntryKey(dentry.parent(), dentry.name()), dentry);
+    }
+
+    private void forgetInode(long ino) {
+        cache.invalidate(new InodeKey(ino));
+    }
+
+    private void forgetEntry(long parent, String name) {
+        cache.invalidate(new EntryKey(parent, name));
+    }
+}

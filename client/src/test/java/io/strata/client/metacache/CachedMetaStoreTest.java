@@ -1,0 +1,119 @@
+package io.strata.client.metacache;
+
+import io.strata.meta.Inode;
+import io.strata.meta.MetaStore;
+import io.strata.meta.NewInode;
+import io.strata.meta.SetAttr;
+import io.strata.meta.memory.MemoryMetaStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two clients over one engine: each sees its own changes at once, the other's once entries expire.
+ */
+class CachedMetaStoreTest {
+    private static final Duration EXPIRE = Duration.ofSeconds(2);
+    private static final Duration NEGATIVE = Duration.ofMillis(500);
+
+    private final AtomicLong nanos = new AtomicLong();
+    private final MetaStore shared = new MemoryMetaStore();
+    private final CachedMetaStore first = new CachedMetaStore(shared, 1000, EXPIRE, NEGATIVE, nanos::get);
+    private final CachedMetaStore second = new CachedMetaStore(shared, 1000, EXPIRE, NEGATIVE, nanos::get);
+
+    @AfterEach
+    void close() throws IOException {
+        shared.close();
+    }
+
+    private void advance(Duration duration) {
+        nanos.addAndGet(duration.toNanos());
+    }
+
+    @Test
+    void repeatedLookupsAreServedFromTheHeap() throws IOException {
+        first.create(Inode.ROOT, "f", NewInode.file(0644, 0, 0, 1));
+        first.invalidateAll();
+
+        for (int i = 0; i < 10; i++) {
+            assertThat(first.lookup(Inode.ROOT, "f")).isPresent();
+        }
+        assertThat(first.cacheStats().hitCount()).isEqualTo(9);
+        assertThat(first.cacheStats().missCount()).isEqualTo(1);
+    }
+
+    @Test
+    void ownChangesShowAtOnce() throws IOException {
+        Inode file = first.create(Inode.ROOT, "f", NewInode.file(0644, 0, 0, 1));
+        first.getInode(file.ino());
+
+        first.setAttr(file.ino(), SetAttr.mode(0600, 2));
+        first.rename(Inode.ROOT, "f", Inode.ROOT, "g", 3);
+
+        assertThat(first.getInode(file.ino()).mode()).isEqualTo(0600);
+        assertThat(first.lookup(Inode.ROOT, "f")).isEmpty();
+        assertThat(first.lookup(Inode.ROOT, "g")).hasValueSatisfying(d -> assertThat(d.ino()).isEqualTo(file.ino()));
+    }
+
+    @Test
+    void anotherClientsChangeShowsAfterTheEntryExpires() throws IOException {
+        Inode file = first.create(Inode.ROOT, "f", NewInode.file(0644, 0, 0, 1));
+        assertThat(second.getInode(file.ino()).mode()).isEqualTo(0644);
+
+        first.setAttr(file.ino(), SetAttr.mode(0600, 2));
+        assertThat(second.getInode(file.ino()).mode()).isEqualTo(0644); // still trusted
+
+        advance(EXPIRE.plusMillis(1));
+        assertThat(second.getInode(file.ino()).mode()).isEqualTo(0600);
+    }
+
+    @Test
+    void negativeLookupsExpireSoonerThanPositiveOnes() throws IOException {
+        assertThat(second.lookup(Inode.ROOT, "late")).isEmpty();
+        first.create(Inode.ROOT, "late", NewInode.file(0644, 0, 0, 1));
+        assertThat(second.lookup(Inode.ROOT, "late")).isEmpty();
+
+        advance(NEGATIVE.plusMillis(1));
+        assertThat(second.lookup(Inode.ROOT, "late")).isPresent();
+    }
+
+    @Test
+    void anotherClientsDeletionShowsAfterTheEntryExpires() throws IOException {
+        first.create(Inode.ROOT, "gone", NewInode.file(0644, 0, 0, 1));
+        assertThat(second.lookup(Inode.ROOT, "gone")).isPresent();
+
+        first.unlink(Inode.ROOT, "gone", 2);
+        advance(EXPIRE.plusMillis(1));
+
+        assertThat(second.lookup(Inode.ROOT, "gone")).isEmpty();
+    }
+
+    @Test
+    void listingsWarmTheLookupEntries() throws IOException {
+        for (int i = 0; i < 5; i++) {
+            first.create(Inode.ROOT, "f" + i, NewInode.file(0644, 0, 0, 1));
+        }
+        second.readdir(Inode.ROOT, null, 100);
+        long missesBefore = second.cacheStats().missCount();
+
+        for (int i = 0; i < 5; i++) {
+            assertThat(second.lookup(Inode.ROOT, "f" + i)).isPresent();
+        }
+        assertThat(second.cacheStats().missCount()).isEqualTo(missesBefore);
+    }
+
+    @Test
+    void sizeBoundHolds() throws IOException {
+        CachedMetaStore small = new CachedMetaStore(shared, 10, EXPIRE, NEGATIVE, nanos::get);
+        for (int i = 0; i < 100; i++) {
+            small.create(Inode.ROOT, "f" + i, NewInode.file(0644, 0, 0, 1));
+        }
+        small.cleanUp();
+        assertThat(small.size()).isLessThanOrEqualTo(10);
+    }
+}
