@@ -1,5 +1,7 @@
 package io.strata.jmh;
 
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.strata.client.metacache.CachedMetaStore;
 import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.MetaStore;
@@ -22,15 +24,24 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The metastore operations behind every FUSE lookup and create, per engine, side by side.
+ * The metastore operations behind FUSE calls, per engine, side by side in one run: create, stat
+ * (a lookup plus its inode, with the heap metadata cache hit and missed), readdir of a 10k-entry
+ * directory, and rename.
  *
- * <p>Run: {@code ./mvnw -B -q -pl jmh -am package -DskipTests && java -jar jmh/target/strata-benchmarks.jar
- * MetaStoreBenchmark}
+ * <p>Engines: {@code memory}, {@code sqlite} (a file in a temp dir), and {@code postgres} /
+ * {@code redis} at the URLs in the system properties {@code strata.bench.postgres} and
+ * {@code strata.bench.redis} ({@code bench/metadata-bench.sh} starts both servers and sets them).
+ * Each trial works in directories of its own, so trials can share one server database.
+ *
+ * <p>Run: {@code bench/metadata-bench.sh}, or {@code java -jar jmh/target/strata-benchmarks.jar
+ * MetaStoreBenchmark -p engine=memory,sqlite}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -41,25 +52,49 @@ import java.util.stream.Stream;
 public class MetaStoreBenchmark {
     private static final int FILES = 10_000;
 
-    @Param({"memory", "sqlite"})
+    @Param({"memory", "sqlite", "postgres", "redis"})
     public String engine;
 
     private Path dir;
     private MetaStore store;
+    private CachedMetaStore cached;
     private long directory;
-    private long created;
+    private long scratch;
     private int next;
+    private int renames;
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         dir = Files.createTempDirectory("strata-jmh");
-        store = MetaStores.open(engine.equals("memory") ? "memory://" : "sqlite://" + dir.resolve("meta.db"));
+        store = MetaStores.open(url());
         long now = System.currentTimeMillis() * 1_000_000L;
-        directory = store.create(Inode.ROOT, "dir", NewInode.directory(0755, 0, 0, now)).ino();
+        String trial = Long.toString(System.nanoTime(), 36);
+        directory = store.create(Inode.ROOT, "dir-" + trial, NewInode.directory(0755, 0, 0, now)).ino();
         for (int i = 0; i < FILES; i++) {
             store.create(directory, "f" + i, NewInode.file(0644, 0, 0, now));
         }
-        created = store.create(Inode.ROOT, "new", NewInode.directory(0755, 0, 0, now)).ino();
+        scratch = store.create(Inode.ROOT, "scratch-" + trial, NewInode.directory(0755, 0, 0, now)).ino();
+        store.create(scratch, "r0", NewInode.file(0644, 0, 0, now));
+        cached = new CachedMetaStore(store, 2 * FILES + 10, Duration.ofHours(1), Duration.ofHours(1),
+                Ticker.systemTicker());
+        for (int i = 0; i < FILES; i++) { // warm every entry once, so the cached variant measures hits
+            stat(cached, i);
+        }
+    }
+
+    private String url() {
+        return switch (engine) {
+            case "memory" -> "memory://";
+            case "sqlite" -> "sqlite://" + dir.resolve("meta.db");
+            case "postgres", "redis" -> {
+                String url = System.getProperty("strata.bench." + engine);
+                if (url == null) {
+                    throw new IllegalStateException("set -Dstrata.bench." + engine + "=URL (bench/metadata-bench.sh does)");
+                }
+                yield url;
+            }
+            default -> throw new IllegalArgumentException("unknown engine " + engine);
+        };
     }
 
     @TearDown(Level.Trial)
@@ -72,17 +107,52 @@ public class MetaStoreBenchmark {
         }
     }
 
-    /** A path component lookup plus its attributes: what one FUSE getattr costs below the caches. */
-    @Benchmark
-    public Inode lookupAndGetattr() throws IOException {
-        next = (next + 7919) % FILES;
-        Dentry entry = store.lookup(directory, "f" + next).orElseThrow();
-        return store.getInode(entry.ino());
+    private Inode stat(MetaStore meta, int i) throws IOException {
+        Dentry entry = meta.lookup(directory, "f" + i).orElseThrow();
+        return meta.getInode(entry.ino());
     }
 
     /** One file creation: a transaction over dentry, inode and counters. */
     @Benchmark
     public Inode create() throws IOException {
-        return store.create(created, "c" + (next++), NewInode.file(0644, 0, 0, 1L));
+        return store.create(scratch, "c" + (next++), NewInode.file(0644, 0, 0, 1L));
+    }
+
+    /** A name lookup plus its attributes, from the engine. */
+    @Benchmark
+    public Inode statMiss() throws IOException {
+        next = (next + 7919) % FILES;
+        return stat(store, next);
+    }
+
+    /** The same, answered by the heap metadata cache. */
+    @Benchmark
+    public Inode statHit() throws IOException {
+        next = (next + 7919) % FILES;
+        return stat(cached, next);
+    }
+
+    /** All 10k entries of one directory, in pages of 1,000 as the client reads them. */
+    @Benchmark
+    @OutputTimeUnit(TimeUnit.SECONDS)
+    public int readdir10k() throws IOException {
+        int count = 0;
+        String after = null;
+        List<Dentry> page;
+        do {
+            page = store.readdir(directory, after, 1000);
+            count += page.size();
+            if (!page.isEmpty()) {
+                after = page.get(page.size() - 1).name();
+            }
+        } while (page.size() == 1000);
+        return count;
+    }
+
+    /** A rename within a directory: entries, primary link and parent times in one transaction. */
+    @Benchmark
+    public Object rename() throws IOException {
+        int from = renames++;
+        return store.rename(scratch, "r" + from, scratch, "r" + renames, 1L);
     }
 }
