@@ -99,6 +99,11 @@ final class Daemon {
 
     /** {@code [setsid] java <this JVM's options> -cp <class path> io.strata.cli.Main mount --foreground SOURCE MP}. */
     static List<String> command(Path source, Path mountPoint) {
+        return command(source.toString(), mountPoint);
+    }
+
+    /** The same for a source as the user wrote it (a directory, or an s3:// URI). */
+    static List<String> command(String source, Path mountPoint) {
         List<String> command = new ArrayList<>();
         setsid().ifPresent(setsid -> command.add(setsid.toString()));
         command.add(ProcessHandle.current().info().command()
@@ -112,7 +117,7 @@ final class Daemon {
         command.add("-cp");
         command.add(absoluteClassPath());
         command.add(Main.class.getName());
-        command.addAll(List.of("mount", "--foreground", source.toString(), mountPoint.toString()));
+        command.addAll(List.of("mount", "--foreground", source, mountPoint.toString()));
         return command;
     }
 

@@ -5,6 +5,7 @@ import io.strata.core.conf.OptionException;
 import io.strata.core.conf.OptionRegistry;
 import io.strata.core.conf.Options;
 import io.strata.core.conf.OptionsLoader;
+import io.strata.core.ufs.UnderFileSystems;
 import io.strata.fuse.MountException;
 import io.strata.fuse.MountPoints;
 import io.strata.fuse.MountRequest;
@@ -33,7 +34,7 @@ import java.util.stream.Stream;
  * until unmounted.
  */
 @Command(name = "mount", sortOptions = false,
-        description = {"Mount a directory (later: a bucket) at MOUNTPOINT, in the background unless --foreground.",
+        description = {"Mount a directory or an S3 bucket prefix at MOUNTPOINT, in the background unless --foreground.",
                 "Options, highest precedence first: -o, STRATA_<KEY> environment variables, --conf FILE"
                         + " (default $STRATA_HOME/conf/strata.properties), defaults. 'strata conf' lists them."})
 final class MountCommand extends StrataSubcommand {
@@ -42,7 +43,8 @@ final class MountCommand extends StrataSubcommand {
     private static final Duration MOUNT_TIMEOUT = Duration.ofSeconds(30);
     private static final Logger log = LoggerFactory.getLogger(MountCommand.class);
 
-    @Parameters(index = "0", paramLabel = "SOURCE", description = "A directory (path or file:///abs/dir) to mount.")
+    @Parameters(index = "0", paramLabel = "SOURCE",
+            description = "A directory (path or file:///abs/dir) or an S3 bucket (s3://bucket[/prefix]) to mount.")
     String source;
 
     @Parameters(index = "1", paramLabel = "MOUNTPOINT", description = "An existing empty directory.")
@@ -58,11 +60,16 @@ final class MountCommand extends StrataSubcommand {
     @Override
     int run() throws Exception {
         Options options = bindOptions(OptionRegistry.load(), environment());
-        Path sourceDir = resolveSource(source);
+        Source resolved = resolveSource(source);
         Path target = mountPoint.toAbsolutePath().normalize();
-        checkMountPoint(target, sourceDir);
-        return foreground ? serve(sourceDir, target, options) : startDaemon(sourceDir, target, options);
+        checkMountPoint(target, resolved.localDir());
+        return foreground ? serve(resolved, target, options) : startDaemon(resolved, target, options);
     }
+
+    /**
+     * A checked source: its URI, the local directory (null for a bucket), and how to show it.
+     */
+    record Source(URI uri, Path localDir, String shown) {}
 
     /** The options from every source; a daemon takes its parent's, already bound and checked, alone. */
     Options bindOptions(OptionRegistry registry, Map<String, String> environment) {
@@ -79,18 +86,37 @@ final class MountCommand extends StrataSubcommand {
         return loader.commandLine(config.dashO).build();
     }
 
-    /** A directory path (relative to the working directory) or a {@code file:} URI, as an absolute path. */
-    static Path resolveSource(String text) {
+    /**
+     * A directory path (relative to the working directory) or a {@code file:} URI, as an absolute
+     * path; or an {@code s3://bucket[/prefix]} URI, checked for its form (whether the bucket is
+     * there is the mount's to find out).
+     */
+    static Source resolveSource(String text) {
         String lower = text.toLowerCase(Locale.ROOT);
-        if (lower.startsWith("s3://") || lower.startsWith("s3a://")) {
-            throw CliException.badInput("s3:// sources are not supported yet; mount a local directory");
+        if (lower.startsWith("s3a://") || lower.startsWith("s3n://")) {
+            throw CliException.badInput("unsupported source scheme in '" + text.substring(0, lower.indexOf(':'))
+                    + "://...'; write the bucket as s3://bucket/prefix");
         }
+        if (lower.startsWith("s3:")) {
+            try {
+                URI uri = UnderFileSystems.toUri(text);
+                return new Source(uri, null, uri.toString());
+            } catch (IllegalArgumentException e) {
+                throw CliException.badInput(e.getMessage());
+            }
+        }
+        Path dir = localSource(text);
+        return new Source(dir.toUri(), dir, dir.toString());
+    }
+
+    private static Path localSource(String text) {
+        String lower = text.toLowerCase(Locale.ROOT);
         Path dir;
         if (lower.startsWith("file:")) {
             dir = fileUriPath(text);
         } else if (lower.matches("[a-z][a-z0-9+.-]*://.*")) {
             throw CliException.badInput("unsupported source '" + text + "'; mount a local directory"
-                    + " (a path or file:///absolute/dir)");
+                    + " (a path or file:///absolute/dir) or an S3 bucket (s3://bucket/prefix)");
         } else {
             dir = Path.of(text);
         }
@@ -123,7 +149,8 @@ final class MountCommand extends StrataSubcommand {
 
     /**
      * The mountpoint must be an existing, empty directory that nothing is mounted on and that is
-     * outside the source. A stale FUSE mount (its daemon died) is cleared first, with a warning.
+     * outside the source ({@code sourceDir}, null for a bucket). A stale FUSE mount (its daemon
+     * died) is cleared first, with a warning.
      */
     void checkMountPoint(Path target, Path sourceDir) {
         if (MountPoints.isStale(target)) {
@@ -159,6 +186,9 @@ final class MountCommand extends StrataSubcommand {
             throw CliException.badInput("cannot read mountpoint " + target + " (" + Messages.describe(e)
                     + "); check its permissions");
         }
+        if (sourceDir == null) {
+            return;
+        }
         Path realTarget = realPath(target);
         Path realSource = realPath(sourceDir);
         if (realTarget.startsWith(realSource)) {
@@ -168,10 +198,10 @@ final class MountCommand extends StrataSubcommand {
     }
 
     /** Mounts in this process and serves until unmounted (by strata umount, fusermount -u or a signal). */
-    private int serve(Path sourceDir, Path target, Options options) {
+    private int serve(Source source, Path target, Options options) {
         StrataMount mount;
         try {
-            mount = StrataMount.mount(new MountRequest(sourceDir.toUri(), target, options));
+            mount = StrataMount.mount(new MountRequest(source.uri(), target, options));
         } catch (MountException e) {
             throw CliException.failure(FAILED_PREFIX + e.getMessage());
         } catch (IOException e) {
@@ -191,7 +221,7 @@ final class MountCommand extends StrataSubcommand {
                     + "); 'strata umount' will not wait for this process");
         }
         String logFile = environment().get(Daemon.LOG_ENV);
-        out().println(mountedLine(sourceDir, target, mount.metaUrl(), logFile, ProcessHandle.current().pid()));
+        out().println(mountedLine(source.shown(), target, mount.metaUrl(), logFile, ProcessHandle.current().pid()));
         out().flush();
         try {
             mount.awaitUnmounted();
@@ -225,7 +255,7 @@ final class MountCommand extends StrataSubcommand {
     }
 
     /** Starts the daemon, waits for its mount, and relays its "mounted" line or its error. */
-    private int startDaemon(Path sourceDir, Path target, Options options) throws InterruptedException {
+    private int startDaemon(Source source, Path target, Options options) throws InterruptedException {
         Path stateDir = Path.of(options.get(VolumeOptions.STATE_DIR));
         Path logFile = Daemon.logFile(stateDir, target);
         long offset;
@@ -234,7 +264,7 @@ final class MountCommand extends StrataSubcommand {
             Files.createDirectories(logFile.getParent());
             Files.createDirectories(Daemon.pidFile(stateDir, target).getParent());
             offset = Files.exists(logFile) ? Files.size(logFile) : 0;
-            daemon = Daemon.start(Daemon.command(sourceDir, target), options.toText(), logFile);
+            daemon = Daemon.start(Daemon.command(source.shown(), target), options.toText(), logFile);
         } catch (IOException e) {
             throw CliException.failure("cannot start the mount daemon (" + Messages.describe(e)
                     + "); set -o state_dir=DIR to a writable directory");
@@ -244,11 +274,15 @@ final class MountCommand extends StrataSubcommand {
             throw CliException.failure(FAILED_PREFIX + outcome.line());
         }
         out().println(outcome.line() != null ? outcome.line()
-                : mountedLine(sourceDir, target, "(see log)", logFile.toString(), daemon.pid()));
+                : mountedLine(source.shown(), target, "(see log)", logFile.toString(), daemon.pid()));
         return ExitCodes.OK;
     }
 
     static String mountedLine(Path source, Path target, String metaUrl, String log, long pid) {
+        return mountedLine(source.toString(), target, metaUrl, log, pid);
+    }
+
+    static String mountedLine(String source, Path target, String metaUrl, String log, long pid) {
         return MOUNTED_PREFIX + source + " at " + target + " (metastore " + metaUrl
                 + (log != null ? ", log " + log : "") + ", pid " + pid + ")";
     }

@@ -121,10 +121,21 @@ class MountCommandTest {
     }
 
     @Test
-    void s3IsNotSupportedYet() {
-        Cli.Result result = mount("s3://bucket/prefix", mountPoint.toString());
-        assertBadInput(result);
-        assertEquals("strata: s3:// sources are not supported yet; mount a local directory\n", result.err());
+    void s3SourcesAreCheckedForTheirForm() {
+        assertBadInput(mount("s3://bucket/a//b", mountPoint.toString()), "bad S3 URI 's3://bucket/a//b'");
+        assertBadInput(mount("s3://x", mountPoint.toString()), "'x' is not a bucket name");
+        assertBadInput(mount("s3a://bucket/p", mountPoint.toString()), "write the bucket as s3://bucket/prefix");
+        Cli.Result result = mount("s3://AKIAEXAMPLE:wJalrXUtnFEMI@bucket/p", mountPoint.toString());
+        assertBadInput(result, "s3a.accessKeyId");
+        assertFalse(result.err().contains("wJalrXUtnFEMI"), result::toString);
+    }
+
+    @Test
+    void anS3SourceIsNormalizedAndHasNoLocalDirectory() {
+        MountCommand.Source source = MountCommand.resolveSource("s3://bucket/prefix/");
+        assertEquals(java.net.URI.create("s3://bucket/prefix"), source.uri());
+        assertEquals("s3://bucket/prefix", source.shown());
+        assertEquals(null, source.localDir());
     }
 
     @Test

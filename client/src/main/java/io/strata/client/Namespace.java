@@ -11,12 +11,19 @@ import io.strata.meta.MetaStore;
 import io.strata.meta.MetaStore.ListedEntry;
 import io.strata.meta.NewInode;
 
+import io.strata.meta.SetAttr;
+
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.LongPredicate;
 
 import static java.util.Objects.requireNonNull;
 
@@ -24,8 +31,10 @@ import static java.util.Objects.requireNonNull;
  * Resolves paths to inodes, merging each directory's under-storage listing into the metastore the
  * first time the directory is looked into (lazy sync).
  *
- * <p>A directory's listing is merged once: afterwards the metastore is the source of truth for
- * it, and changes made directly in the under storage show only in directories not yet visited.
+ * <p>By default a directory's listing is merged once: afterwards the metastore is the source of
+ * truth for it, and changes made directly in the under storage show only in directories not yet
+ * visited. With {@code metadata_sync_interval}, a directory is listed again when its last listing
+ * is older than that, and follows the storage (see {@link #resync}).
  */
 final class Namespace {
     /** Entries merged per metastore call, so a huge directory is merged in bounded memory. */
@@ -34,10 +43,16 @@ final class Namespace {
     private final MetaStore meta;
     private final UnderFileSystem ufs;
     private final Object[] syncLocks = new Object[64];
+    /** metadata_sync_interval: null lists each directory once. */
+    private final Duration syncInterval;
+    /** Whether this client holds an inode open: a re-listing never removes or changes those. */
+    private final LongPredicate isOpen;
 
-    Namespace(MetaStore meta, UnderFileSystem ufs) {
+    Namespace(MetaStore meta, UnderFileSystem ufs, Duration syncInterval, LongPredicate isOpen) {
         this.meta = requireNonNull(meta, "meta is null");
         this.ufs = requireNonNull(ufs, "ufs is null");
+        this.syncInterval = syncInterval;
+        this.isOpen = requireNonNull(isOpen, "isOpen is null");
         for (int i = 0; i < syncLocks.length; i++) {
             syncLocks[i] = new Object();
         }
@@ -102,50 +117,141 @@ final class Namespace {
 
     /** Looks a name up in a directory, syncing the directory first if it was never listed. */
     Optional<Dentry> lookup(Inode dir, List<String> dirNames, String name) throws IOException {
+        if (dir.ino() == Inode.ROOT && name.equals(Sessions.RESERVED)) {
+            return Optional.empty(); // the volume's own bookkeeping, never part of the file system
+        }
         syncIfNeeded(dir, PathNames.ufsPath(dirNames));
         return meta.lookup(dir.ino(), name);
     }
 
     /** Makes sure a directory's under-storage listing has been merged. */
     void syncIfNeeded(Inode dir, String ufsPath) throws IOException {
-        if (dir.syncedNs() != Inode.NEVER_SYNCED) {
+        if (!needsSync(dir)) {
             return;
         }
         synchronized (syncLocks[Long.hashCode(dir.ino()) & (syncLocks.length - 1)]) {
-            if (meta.getInode(dir.ino()).syncedNs() != Inode.NEVER_SYNCED) {
+            Inode current = meta.getInode(dir.ino());
+            if (!needsSync(current)) {
                 return; // another thread merged it while we waited
             }
-            long startNs = Clocks.nowNs();
-            List<ListedEntry> batch = new ArrayList<>(MERGE_BATCH);
-            IOException[] failure = new IOException[1];
+            if (current.syncedNs() == Inode.NEVER_SYNCED) {
+                mergeFirstListing(dir, ufsPath);
+            } else {
+                resync(dir, ufsPath);
+            }
+        }
+    }
+
+    /** Never listed, or listed longer ago than metadata_sync_interval (when set). */
+    private boolean needsSync(Inode dir) {
+        if (dir.syncedNs() == Inode.NEVER_SYNCED) {
+            return true;
+        }
+        return syncInterval != null && Clocks.nowNs() - dir.syncedNs() >= syncInterval.toNanos();
+    }
+
+    /** The first listing: merged page by page, in bounded memory whatever the directory's size. */
+    private void mergeFirstListing(Inode dir, String ufsPath) throws IOException {
+        long startNs = Clocks.nowNs();
+        List<ListedEntry> batch = new ArrayList<>(MERGE_BATCH);
+        IOException[] failure = new IOException[1];
+        try {
+            ufs.list(ufsPath, status -> {
+                if (failure[0] != null) {
+                    return;
+                }
+                batch.add(toEntry(status, startNs));
+                if (batch.size() == MERGE_BATCH) {
+                    try {
+                        meta.mergeListing(dir.ino(), List.copyOf(batch));
+                    } catch (IOException e) {
+                        failure[0] = e;
+                    }
+                    batch.clear();
+                }
+            });
+        } catch (FsException e) {
+            if (e.error() != FsError.ENOENT) {
+                throw e;
+            }
+            // The directory exists only in the namespace (removed behind our back): nothing to merge.
+        }
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        if (!batch.isEmpty()) {
+            meta.mergeListing(dir.ino(), batch);
+        }
+        meta.markSynced(dir.ino(), startNs);
+    }
+
+    /**
+     * A later listing (metadata_sync_interval): new entries are added, files whose content version
+     * changed take the storage's size, mtime and version, and files and empty directories gone
+     * from the storage are removed. Left alone: open files, names that are not where an inode's
+     * data lives (hard links), and what lives only in the metastore (symlinks, devices). Holds the
+     * directory's listing in memory, one small record per entry.
+     */
+    private void resync(Inode dir, String ufsPath) throws IOException {
+        long startNs = Clocks.nowNs();
+        Map<String, UfsStatus> listed = new HashMap<>();
+        try {
+            ufs.list(ufsPath, status -> listed.put(status.name(), status));
+        } catch (FsException e) {
+            if (e.error() != FsError.ENOENT) {
+                throw e;
+            }
+        }
+        List<ListedEntry> added = new ArrayList<>(MERGE_BATCH);
+        for (UfsStatus status : listed.values()) {
+            added.add(toEntry(status, startNs));
+            if (added.size() == MERGE_BATCH) {
+                meta.mergeListing(dir.ino(), List.copyOf(added));
+                added.clear();
+            }
+        }
+        if (!added.isEmpty()) {
+            meta.mergeListing(dir.ino(), added);
+        }
+        String after = null;
+        List<Dentry> page;
+        do {
+            page = meta.readdir(dir.ino(), after, MERGE_BATCH);
+            for (Dentry entry : page) {
+                followStorage(dir, entry, listed.get(entry.name()));
+            }
+            if (!page.isEmpty()) {
+                after = page.get(page.size() - 1).name();
+            }
+        } while (page.size() == MERGE_BATCH);
+        meta.markSynced(dir.ino(), startNs);
+    }
+
+    /** Brings one entry in line with what the storage listed for its name (null: nothing). */
+    private void followStorage(Inode dir, Dentry entry, UfsStatus listed) throws IOException {
+        if (!entry.type().inUnderStorage() || (dir.ino() == Inode.ROOT && entry.name().equals(Sessions.RESERVED))) {
+            return;
+        }
+        Inode inode = meta.getInode(entry.ino());
+        boolean dataLivesHere = inode.parent() == dir.ino() && inode.name().equals(entry.name());
+        if (!dataLivesHere || isOpen.test(inode.ino())) {
+            return;
+        }
+        long now = Clocks.nowNs();
+        if (listed == null) {
             try {
-                ufs.list(ufsPath, status -> {
-                    if (failure[0] != null) {
-                        return;
-                    }
-                    batch.add(toEntry(status, startNs));
-                    if (batch.size() == MERGE_BATCH) {
-                        try {
-                            meta.mergeListing(dir.ino(), List.copyOf(batch));
-                        } catch (IOException e) {
-                            failure[0] = e;
-                        }
-                        batch.clear();
-                    }
-                });
+                if (inode.isFile()) {
+                    meta.unlink(dir.ino(), entry.name(), now); // its data is already gone
+                } else {
+                    meta.rmdir(dir.ino(), entry.name(), now);
+                }
             } catch (FsException e) {
-                if (e.error() != FsError.ENOENT) {
+                if (e.error() != FsError.ENOTEMPTY && e.error() != FsError.ENOENT) {
                     throw e;
                 }
-                // The directory exists only in the namespace (removed behind our back): nothing to merge.
             }
-            if (failure[0] != null) {
-                throw failure[0];
-            }
-            if (!batch.isEmpty()) {
-                meta.mergeListing(dir.ino(), batch);
-            }
-            meta.markSynced(dir.ino(), startNs);
+        } else if (inode.isFile() && !listed.directory() && !Objects.equals(listed.version(), inode.ufsVersion())) {
+            meta.setAttr(inode.ino(), SetAttr.content(listed.size(), listed.mtimeNs(), listed.version()));
         }
     }
 

@@ -10,6 +10,7 @@ import io.strata.meta.SetAttr;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -22,21 +23,35 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Reads and writes run concurrently (positional I/O); a truncate excludes both. Shared by
  * every handle on the inode and closed by {@link OpenFiles} when the last one is released.
+ *
+ * <p>Reads go through the volume's page cache under the content version the data had when the
+ * file was (re)opened or last flushed. A write or truncate sets that version aside: until the
+ * next flush records the new one, reads go straight to the under storage, so a read after a
+ * write never sees stale pages (and pages fetched meanwhile are keyed by a version that is never
+ * read again). With cache_on_write, whole pages written since the flush are cached under the
+ * version it records.
  */
 final class OpenFile {
     private final long ino;
     private final UnderFileSystem ufs;
+    private final DataCache cache;
+    private final WrittenPages written;
     private final ReadWriteLock truncateLock = new ReentrantReadWriteLock();
     private final AtomicLong size;
     private volatile long mtimeNs;
     private volatile boolean dirty;
     private volatile UfsFile reader;
     private volatile UfsFile writer;
+    /** The version reads are cached under; null: read around the cache (written since the last flush). */
+    private volatile String cacheVersion;
     private int references;
 
-    OpenFile(long ino, UnderFileSystem ufs, long size, long mtimeNs, UfsFile file, boolean writable) {
+    OpenFile(long ino, UnderFileSystem ufs, DataCache cache, long size, long mtimeNs, UfsFile file,
+             boolean writable) {
         this.ino = ino;
         this.ufs = requireNonNull(ufs, "ufs is null");
+        this.cache = requireNonNull(cache, "cache is null");
+        this.written = cache.newWrittenPages();
         this.size = new AtomicLong(size);
         this.mtimeNs = mtimeNs;
         this.reader = file;
@@ -71,6 +86,10 @@ final class OpenFile {
             if (dst.remaining() > available) {
                 dst.limit(dst.position() + (int) available);
             }
+            String version = cacheVersion;
+            if (version != null) {
+                return cache.read(reader, ino, version, dst, offset);
+            }
             int total = 0;
             while (dst.hasRemaining()) {
                 int n = reader.read(dst, offset + total);
@@ -90,7 +109,21 @@ final class OpenFile {
         int length = src.remaining();
         truncateLock.readLock().lock();
         try {
-            out.write(src, offset);
+            cacheVersion = null;
+            if (written != null) {
+                synchronized (written) { // the staged copy must end up as the file's bytes: one writer at a time
+                    ByteBuffer data = src.duplicate();
+                    try {
+                        out.write(src, offset);
+                    } catch (IOException | RuntimeException e) {
+                        written.truncated(); // what was written is unknown now
+                        throw e;
+                    }
+                    written.written(data, offset);
+                }
+            } else {
+                out.write(src, offset);
+            }
             size.accumulateAndGet(offset + length, Math::max);
             mtimeNs = nowNs;
             dirty = true; // after size and mtime, so a concurrent flush that clears it cannot miss them
@@ -103,6 +136,10 @@ final class OpenFile {
         UfsFile out = requireWriter();
         truncateLock.writeLock().lock();
         try {
+            cacheVersion = null;
+            if (written != null) {
+                written.truncated();
+            }
             out.truncate(newSize);
             size.set(newSize);
             mtimeNs = nowNs;
@@ -112,20 +149,76 @@ final class OpenFile {
         }
     }
 
-    /** Records size, mtime and version in the metastore if writes moved them. */
+    /**
+     * Records size, mtime and version in the metastore if writes moved them. The version is taken
+     * with writes held off, so the cache resumes under exactly the content it names.
+     */
     void flush(MetaStore meta) throws IOException {
         if (!dirty) {
             return;
         }
-        dirty = false;
-        UfsFile out = writer;
-        String version = out == null ? null : versionOf(out);
+        String version;
+        long flushedSize;
+        List<WrittenPages.Page> pages;
+        truncateLock.writeLock().lock();
         try {
-            meta.setAttr(ino, SetAttr.content(size.get(), mtimeNs, version));
+            if (!dirty) {
+                return;
+            }
+            dirty = false;
+            UfsFile out = writer;
+            version = out == null ? null : versionOf(out);
+            flushedSize = size.get();
+            pages = written == null ? List.of() : written.drain(flushedSize);
+            if (cache.enabled()) {
+                cacheVersion = version;
+            }
+        } finally {
+            truncateLock.writeLock().unlock();
+        }
+        if (version != null) {
+            pages.forEach(page -> cache.offerWritten(ino, version, page.index(), page.data()));
+        }
+        try {
+            meta.setAttr(ino, SetAttr.content(flushedSize, mtimeNs, version));
         } catch (IOException | RuntimeException e) {
             dirty = true;
             throw e;
         }
+    }
+
+    /**
+     * Close-to-open: takes the data's current version for cached reads, unless writes are pending
+     * (then the next flush sets it). A file changed behind the mount gets a new version here, so
+     * its old pages are never read again.
+     */
+    void revalidate() {
+        if (!cache.enabled()) {
+            return;
+        }
+        truncateLock.writeLock().lock();
+        try {
+            if (!dirty) {
+                UfsFile in = reader;
+                cacheVersion = in == null ? null : currentVersion(in);
+            }
+        } finally {
+            truncateLock.writeLock().unlock();
+        }
+    }
+
+    /** The version of the open data, or null (read around the cache) when it cannot be had. */
+    private static String currentVersion(UfsFile file) {
+        try {
+            return file.version();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The cache version reads use now, or null; for {@code user.strata.cached}. */
+    String cacheVersion() {
+        return cacheVersion;
     }
 
     /**
@@ -177,6 +270,9 @@ final class OpenFile {
     }
 
     synchronized void close() throws IOException {
+        if (written != null) {
+            written.truncated(); // pages a failed flush left staged give their budget back
+        }
         try (UfsFile r = reader; UfsFile w = writer != reader ? writer : null) {
             reader = null;
             writer = null;

@@ -19,11 +19,13 @@ import static java.util.Objects.requireNonNull;
 final class OpenFiles {
     private final UnderFileSystem ufs;
     private final MetaStore meta;
+    private final DataCache cache;
     private final ConcurrentMap<Long, OpenFile> byIno = new ConcurrentHashMap<>();
 
-    OpenFiles(UnderFileSystem ufs, MetaStore meta) {
+    OpenFiles(UnderFileSystem ufs, MetaStore meta, DataCache cache) {
         this.ufs = requireNonNull(ufs, "ufs is null");
         this.meta = requireNonNull(meta, "meta is null");
+        this.cache = requireNonNull(cache, "cache is null");
     }
 
     /** Opens (or shares) the inode's data at {@code dataPath}; the caller must {@link #release} it. */
@@ -33,7 +35,7 @@ final class OpenFiles {
             opened = byIno.compute(inode.ino(), (ino, open) -> {
                 OpenFile file = open;
                 if (file == null) {
-                    file = new OpenFile(ino, ufs, inode.size(), inode.mtimeNs(), openData(dataPath, writable),
+                    file = new OpenFile(ino, ufs, cache, inode.size(), inode.mtimeNs(), openData(dataPath, writable),
                             writable);
                 }
                 file.retain();
@@ -50,13 +52,14 @@ final class OpenFiles {
                 throw e;
             }
         }
+        opened.revalidate();
         return opened;
     }
 
     /** Registers the data of a file just created, opened for writing. */
     OpenFile acquireCreated(Inode inode, UfsFile created) {
         return byIno.compute(inode.ino(), (ino, open) -> {
-            OpenFile file = open != null ? open : new OpenFile(ino, ufs, 0, inode.mtimeNs(), created, true);
+            OpenFile file = open != null ? open : new OpenFile(ino, ufs, cache, 0, inode.mtimeNs(), created, true);
             file.retain();
             return file;
         });
@@ -74,8 +77,8 @@ final class OpenFiles {
         return Optional.ofNullable(byIno.get(ino));
     }
 
-    /** Drops a handle's reference; the last one flushes and closes the data. */
-    void release(OpenFile file) throws IOException {
+    /** Drops a handle's reference; the last one flushes and closes the data, and returns true. */
+    boolean release(OpenFile file) throws IOException {
         boolean[] last = new boolean[1];
         byIno.computeIfPresent(file.ino(), (ino, open) -> {
             last[0] = open.release();
@@ -86,6 +89,7 @@ final class OpenFiles {
                 file.flush(meta);
             }
         }
+        return last[0];
     }
 
     /** Flushes and closes everything still open, at unmount. Returns the failures. */

@@ -3,6 +3,10 @@ package io.strata.client;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.strata.client.metacache.CachedMetaStore;
 import io.strata.client.metacache.MetadataCacheOptions;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.strata.core.cache.PageCache;
+import io.strata.core.cache.PageStoreConfig;
 import io.strata.core.conf.Options;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
@@ -25,11 +29,17 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -49,8 +59,17 @@ public final class StrataFileSystem implements AutoCloseable {
 
     /** The volume setting that binds a metastore to one under storage. */
     static final String UFS_URI_SETTING = "ufs_uri";
+    /** The volume setting naming this namespace in page-cache keys (see {@link DataCache}). */
+    static final String VOLUME_ID_SETTING = "volume_id";
+    /**
+     * A virtual extended attribute: {@code "<cached bytes> <size>"} of a file in the page cache.
+     * Read by {@code strata warmup --check}; never listed, stored or settable.
+     */
+    public static final String CACHED_XATTR = "user.strata.cached";
     private static final int READDIR_BATCH = 1000;
     private static final int O_ACCMODE = 3;
+    /** The names libfuse2 gives files it hides when they are unlinked while open. */
+    private static final String LIBFUSE_HIDDEN_PREFIX = ".fuse_hidden";
 
     private final MetaStore meta;
     private final UnderFileSystem ufs;
@@ -58,16 +77,31 @@ public final class StrataFileSystem implements AutoCloseable {
     private final boolean readOnly;
     private final Namespace namespace;
     private final OpenFiles openFiles;
+    private final DataCache dataCache;
+    private final MeterRegistry meters;
     private final ConcurrentMap<Long, FileHandle> handles = new ConcurrentHashMap<>();
     private final AtomicLong nextHandle = new AtomicLong(1);
+    /** This client's session; null for a read-only mount, which never keeps an unlinked file. */
+    private volatile Sessions sessions;
+    private ScheduledExecutorService sessionKeeper;
 
-    StrataFileSystem(MetaStore meta, UnderFileSystem ufs, String metaUrl, boolean readOnly) {
+    StrataFileSystem(MetaStore meta, UnderFileSystem ufs, String metaUrl, boolean readOnly, DataCache dataCache,
+                     MeterRegistry meters) {
+        this(meta, ufs, metaUrl, readOnly, dataCache, meters, null);
+    }
+
+    /** {@code syncInterval}: metadata_sync_interval, null to list each directory once. */
+    StrataFileSystem(MetaStore meta, UnderFileSystem ufs, String metaUrl, boolean readOnly, DataCache dataCache,
+                     MeterRegistry meters, Duration syncInterval) {
         this.meta = requireNonNull(meta, "meta is null");
         this.ufs = requireNonNull(ufs, "ufs is null");
-        this.metaUrl = requireNonNull(metaUrl, "metaUrl is null");
+        // Only ever shown (mount line, logs, errors): never with its password.
+        this.metaUrl = MetaStores.redact(requireNonNull(metaUrl, "metaUrl is null"));
         this.readOnly = readOnly;
-        this.namespace = new Namespace(meta, ufs);
-        this.openFiles = new OpenFiles(ufs, meta);
+        this.dataCache = requireNonNull(dataCache, "dataCache is null");
+        this.meters = requireNonNull(meters, "meters is null");
+        this.openFiles = new OpenFiles(ufs, meta, dataCache);
+        this.namespace = new Namespace(meta, ufs, syncInterval, ino -> openFiles.get(ino).isPresent());
     }
 
     /**
@@ -76,7 +110,7 @@ public final class StrataFileSystem implements AutoCloseable {
      * source is refused, so two directories never share one namespace by accident.
      */
     public static StrataFileSystem open(URI source, Options options) throws IOException {
-        UnderFileSystem ufs = UnderFileSystems.open(source);
+        UnderFileSystem ufs = UnderFileSystems.open(source, options);
         // The UFS's own URI is normalized (no trailing slash), so one source has one default metastore.
         String metaUrl = Optional.ofNullable(options.get(VolumeOptions.META))
                 .orElseGet(() -> Volumes.defaultMetaUrl(Path.of(options.get(VolumeOptions.STATE_DIR)), ufs.uri()));
@@ -87,14 +121,73 @@ public final class StrataFileSystem implements AutoCloseable {
             ufs.close();
             throw e;
         }
+        MeterRegistry meters = new SimpleMeterRegistry();
+        DataCache dataCache;
         try {
-            bind(meta, ufs.uri(), metaUrl);
+            bind(meta, ufs.uri(), MetaStores.redact(metaUrl));
+            dataCache = openDataCache(meta, options, ufs.uri(), meters);
         } catch (IOException | RuntimeException e) {
             try (ufs; meta) {
                 throw e;
             }
         }
-        return new StrataFileSystem(withHeapCache(meta, options), ufs, metaUrl, options.get(VolumeOptions.READ_ONLY));
+        StrataFileSystem fs = new StrataFileSystem(withHeapCache(meta, options), ufs, metaUrl,
+                options.get(VolumeOptions.READ_ONLY), dataCache, meters,
+                options.get(VolumeOptions.METADATA_SYNC_INTERVAL));
+        if (!fs.readOnly) {
+            try {
+                fs.startSession(options.get(VolumeOptions.SESSION_EXPIRE));
+            } catch (IOException | RuntimeException e) {
+                try (fs) {
+                    throw e;
+                }
+            }
+        }
+        return fs;
+    }
+
+    /**
+     * Registers this client's session and keeps it alive: a heartbeat a few times per expiry
+     * period, each followed by a sweep of sessions whose clients died.
+     */
+    private void startSession(Duration expire) throws IOException {
+        sessions = Sessions.open(meta, ufs, Clocks::nowNs, expire);
+        sessionKeeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "strata-session-" + sessions.id());
+            thread.setDaemon(true);
+            return thread;
+        });
+        long periodMs = Math.max(expire.toMillis() / 4, 100);
+        sessionKeeper.scheduleWithFixedDelay(this::keepSessionAlive, 0, periodMs, TimeUnit.MILLISECONDS);
+    }
+
+    private void keepSessionAlive() {
+        try {
+            sessions.heartbeat();
+            for (Sessions.Removal removal : sessions.sweep()) {
+                followRemoval(removal.link(), removal.ufsPath());
+            }
+        } catch (IOException | RuntimeException e) {
+            log.warn("session heartbeat or sweep failed (retried at the next beat): {}", e.toString());
+        }
+    }
+
+    /** The page cache: in local_data_cache, or by default in the volume's directory under state_dir. */
+    private static DataCache openDataCache(MetaStore meta, Options options, URI source, MeterRegistry meters)
+            throws IOException {
+        Path defaultDir = Volumes.cacheDir(Path.of(options.get(VolumeOptions.STATE_DIR)), source);
+        PageCache cache = PageCache.open(PageStoreConfig.from(options, defaultDir), meters);
+        return cache == null ? DataCache.disabled() : new DataCache(cache, volumeId(meta));
+    }
+
+    /** The volume's id, made once per metastore. */
+    private static String volumeId(MetaStore meta) throws IOException {
+        Optional<String> id = meta.getSetting(VOLUME_ID_SETTING);
+        if (id.isPresent()) {
+            return id.get();
+        }
+        meta.putSetting(VOLUME_ID_SETTING, UUID.randomUUID().toString());
+        return meta.getSetting(VOLUME_ID_SETTING).orElseThrow();
     }
 
     private static MetaStore withHeapCache(MetaStore meta, Options options) {
@@ -116,12 +209,18 @@ public final class StrataFileSystem implements AutoCloseable {
         }
     }
 
+    /** The metastore URL, its password masked: for the mount line and logs. */
     public String metaUrl() {
         return metaUrl;
     }
 
     public URI source() {
         return ufs.uri();
+    }
+
+    /** The volume's meters ({@code strata.cache.*} and others to come), for frontends and tests. */
+    public MeterRegistry meters() {
+        return meters;
     }
 
     // ---- attributes -------------------------------------------------------------------------
@@ -196,7 +295,8 @@ public final class StrataFileSystem implements AutoCloseable {
         List<Dentry> page;
         do {
             page = meta.readdir(dir.inode().ino(), after, READDIR_BATCH);
-            page.forEach(sink);
+            boolean root = dir.inode().ino() == Inode.ROOT;
+            page.stream().filter(d -> !(root && d.name().equals(Sessions.RESERVED))).forEach(sink);
             if (!page.isEmpty()) {
                 after = page.get(page.size() - 1).name();
             }
@@ -294,6 +394,9 @@ public final class StrataFileSystem implements AutoCloseable {
         if (sameInode(src, dst)) {
             return; // rename(2) between two links of one file does nothing
         }
+        if (hideOpenFile(src, dst)) {
+            return;
+        }
         Renamed renamed = meta.rename(src.parentIno(), src.name(), dst.parentIno(), dst.name(), Clocks.nowNs());
         if (renamed.replaced().isPresent()) {
             followRemoval(renamed.replaced().get(), dst.ufsPath());
@@ -307,6 +410,29 @@ public final class StrataFileSystem implements AutoCloseable {
         Optional<Dentry> first = meta.lookup(a.parentIno(), a.name());
         Optional<Dentry> second = meta.lookup(b.parentIno(), b.name());
         return first.isPresent() && second.isPresent() && first.get().ino() == second.get().ino();
+    }
+
+    /**
+     * libfuse's way of unlinking a file that is open: a rename to {@code .fuse_hidden*}, unlinked
+     * at the last close. For the last name of a file this client holds open, the session keeps the
+     * inode instead, so its data leaves the user's directory in the under storage and a dead client
+     * leaves nothing behind; the hidden name lives in the namespace only. Returns whether it did.
+     */
+    private boolean hideOpenFile(Namespace.ParentAndName src, Namespace.ParentAndName hidden) throws IOException {
+        Sessions session = sessions;
+        if (session == null || !hidden.name().startsWith(LIBFUSE_HIDDEN_PREFIX)) {
+            return false;
+        }
+        Optional<Dentry> entry = meta.lookup(src.parentIno(), src.name());
+        if (entry.isEmpty() || entry.get().type() != InodeType.FILE || openFiles.get(entry.get().ino()).isEmpty()
+                || meta.getInode(entry.get().ino()).nlink() != 1) {
+            return false;
+        }
+        long ino = entry.get().ino();
+        session.sustain(ino, hidden.parentIno(), hidden.name());
+        followRemoval(meta.unlink(src.parentIno(), src.name(), Clocks.nowNs()), src.ufsPath());
+        meta.link(ino, hidden.parentIno(), hidden.name(), Clocks.nowNs());
+        return true;
     }
 
     /** Brings the under storage along after a name was removed from the namespace. */
@@ -390,7 +516,13 @@ public final class StrataFileSystem implements AutoCloseable {
         if (handle == null) {
             throw new FsException(FsError.EBADF, "no open handle " + fh);
         }
-        openFiles.release(handle.file());
+        long ino = handle.file().ino();
+        if (openFiles.release(handle.file()) && sessions != null) {
+            Optional<Sessions.Removal> kept = sessions.release(ino);
+            if (kept.isPresent()) {
+                followRemoval(kept.get().link(), kept.get().ufsPath());
+            }
+        }
     }
 
     /** truncate(2) on a path: through the open file if there is one, else directly. */
@@ -429,10 +561,28 @@ public final class StrataFileSystem implements AutoCloseable {
     // ---- extended attributes ----------------------------------------------------------------
 
     public Optional<byte[]> getxattr(String path, String name) throws IOException {
+        if (name.equals(CACHED_XATTR)) {
+            return Optional.of(cachedReport(namespace.resolve(path)).getBytes(StandardCharsets.US_ASCII));
+        }
         return meta.getXattr(namespace.resolve(path).inode().ino(), name);
     }
 
+    /** {@code "<cached bytes> <size>"}: how much of the file's current content is in the page cache. */
+    private String cachedReport(Namespace.Resolved resolved) throws IOException {
+        Inode inode = withOpenState(resolved.inode());
+        if (!inode.isFile()) {
+            return "0 0";
+        }
+        Optional<OpenFile> open = openFiles.get(inode.ino());
+        String version = open.isPresent() ? open.get().cacheVersion()
+                : ufs.status(namespace.dataPath(resolved)).map(status -> status.version()).orElse(null);
+        return dataCache.cachedBytes(inode.ino(), version, inode.size()) + " " + inode.size();
+    }
+
     public void setxattr(String path, String name, byte[] value, XattrMode mode) throws IOException {
+        if (name.equals(CACHED_XATTR)) {
+            throw new FsException(FsError.EPERM, name + " is computed by Strata and cannot be set");
+        }
         checkWritable();
         meta.setXattr(namespace.resolve(path).inode().ino(), name, value, mode);
     }
@@ -467,10 +617,22 @@ public final class StrataFileSystem implements AutoCloseable {
     /** Flushes every open file and closes the metastore and the under storage. */
     @Override
     public void close() throws IOException {
+        if (sessionKeeper != null) {
+            sessionKeeper.shutdownNow();
+        }
         List<IOException> failures = openFiles.closeAll();
         handles.clear();
+        if (sessions != null) {
+            try {
+                for (Sessions.Removal removal : sessions.close()) {
+                    followRemoval(removal.link(), removal.ufsPath());
+                }
+            } catch (IOException e) {
+                failures.add(e);
+            }
+        }
         failures.forEach(e -> log.error("could not flush an open file at unmount", e));
-        try (ufs; meta) {
+        try (ufs; meta; dataCache) {
             if (!failures.isEmpty()) {
                 throw failures.get(0);
             }

@@ -19,6 +19,11 @@ public final class Volumes {
         return stateDir.resolve("volumes").resolve(base + "-" + shortHash(source.toString()));
     }
 
+    /** The default page cache directory: {@code cache} in the volume's directory. */
+    public static Path cacheDir(Path stateDir, URI source) {
+        return volumeDir(stateDir, source).resolve("cache");
+    }
+
     /** The default metastore URL: an SQLite file in the volume's directory. */
     public static String defaultMetaUrl(Path stateDir, URI source) {
         return "sqlite://" + volumeDir(stateDir, source).resolve("meta.db");

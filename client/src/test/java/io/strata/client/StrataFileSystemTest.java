@@ -215,6 +215,86 @@ class StrataFileSystemTest {
         assertThat(fs.getattr("/f").size()).isEqualTo(5);
     }
 
+    @Test
+    void fileHiddenWhileOpenLeavesTheUsersDirectoryAndGoesAtTheLastClose() throws IOException {
+        write("/dir-less", "kept while open");
+        long fh = fs.open("/dir-less", 0);
+
+        // What libfuse does on unlink of an open file: a rename to a hidden name, unlinked after release.
+        fs.rename("/dir-less", "/.fuse_hidden0000000100000001");
+
+        assertThat(Files.exists(source.resolve("dir-less"))).isFalse();
+        assertThat(Files.exists(source.resolve(".fuse_hidden0000000100000001"))).isFalse();
+        ByteBuffer buffer = ByteBuffer.allocate(64);
+        fs.read(fh, buffer, 0);
+        assertThat(new String(buffer.array(), 0, buffer.position(), StandardCharsets.UTF_8))
+                .isEqualTo("kept while open");
+        assertThat(fs.getattr("/.fuse_hidden0000000100000001").size()).isEqualTo(15);
+
+        fs.release(fh);
+
+        assertErrno(() -> fs.getattr("/.fuse_hidden0000000100000001"), FsError.ENOENT);
+        try (var files = Files.walk(source)) {
+            assertThat(files.filter(Files::isRegularFile).toList()).as("data left in the source").isEmpty();
+        }
+    }
+
+    @Test
+    void reservedDirectoryIsNeitherListedNorReachable() throws IOException {
+        write("/f", "x");
+        long fh = fs.open("/f", 0);
+        fs.rename("/f", "/.fuse_hidden0000000200000001"); // makes the session keep something
+        try {
+            assertThat(names("/")).doesNotContain(".strata");
+            assertErrno(() -> fs.getattr("/.strata"), FsError.ENOENT);
+            assertErrno(() -> fs.getattr("/.strata/sessions"), FsError.ENOENT);
+        } finally {
+            fs.release(fh);
+        }
+    }
+
+    @Test
+    void byDefaultADirectoryIsListedOnceAndLaterChangesInTheSourceDoNotShow() throws IOException {
+        assertThat(names("/")).isEmpty();
+        Files.writeString(source.resolve("late.txt"), "made by another tool");
+
+        assertThat(names("/")).isEmpty();
+    }
+
+    @Test
+    void withASyncIntervalTheMountFollowsChangesMadeInTheSource() throws IOException {
+        fs.close();
+        fs = StrataFileSystem.open(source.toUri(), options().with(VolumeOptions.METADATA_SYNC_INTERVAL,
+                java.time.Duration.ZERO));
+        Files.writeString(source.resolve("changed.txt"), "v1");
+        Files.writeString(source.resolve("removed.txt"), "x");
+        assertThat(names("/")).containsExactly("changed.txt", "removed.txt");
+        assertThat(read("/changed.txt")).isEqualTo("v1");
+
+        Files.writeString(source.resolve("added.txt"), "new");
+        Files.writeString(source.resolve("changed.txt"), "version 2");
+        Files.delete(source.resolve("removed.txt"));
+
+        assertThat(names("/")).containsExactly("added.txt", "changed.txt");
+        assertThat(fs.getattr("/changed.txt").size()).isEqualTo(9);
+        assertThat(read("/changed.txt")).isEqualTo("version 2");
+    }
+
+    @Test
+    void resyncKeepsWhatTheSourceCannotHoldAndFilesOpenHere() throws IOException {
+        fs.close();
+        fs = StrataFileSystem.open(source.toUri(), options().with(VolumeOptions.METADATA_SYNC_INTERVAL,
+                java.time.Duration.ZERO));
+        write("/data", "x");
+        fs.symlink("data", "/link", USER);
+        fs.link("/data", "/hard");
+        long fh = fs.create("/open", 0644, USER);
+        Files.delete(source.resolve("open")); // gone behind our back while open here
+
+        assertThat(names("/")).containsExactly("data", "hard", "link", "open");
+        fs.release(fh);
+    }
+
     private void assertErrno(ThrowingCall call, FsError expected) {
         assertThatThrownBy(call::run).isInstanceOfSatisfying(FsException.class,
                 e -> assertThat(e.error()).isEqualTo(expected));

@@ -14,10 +14,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,8 +55,23 @@ abstract class AbstractMultiClientTest {
         mount(second, meta);
     }
 
-    private void mount(Path mountPoint, String meta) {
-        strata("mount", source.toString(), mountPoint.toString(), "-o", "meta=" + meta).assertOk();
+    /** A password in the metastore URL, which must never be printed or logged. */
+    protected Optional<String> secret() {
+        return Optional.empty();
+    }
+
+    private void mount(Path mountPoint, String meta) throws IOException {
+        Shell.Result mounted = strata("mount", source.toString(), mountPoint.toString(), "-o", "meta=" + meta);
+        mounted.assertOk();
+        if (secret().isPresent()) {
+            String password = secret().get();
+            assertThat(mounted.out() + mounted.err()).as("mount output").doesNotContain(password);
+            try (Stream<Path> logs = Files.walk(base.resolve("state"))) {
+                for (Path log : logs.filter(Files::isRegularFile).toList()) {
+                    assertThat(Files.readString(log)).as("state file " + log).doesNotContain(password);
+                }
+            }
+        }
     }
 
     @AfterAll

@@ -8,6 +8,7 @@ import io.strata.fuse.MountRequest;
 import io.strata.fuse.StrataMount;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -38,6 +39,8 @@ final class MountedVolume implements AutoCloseable {
     }
 
     private final Path source;
+    /** What is mounted: the source directory, or a bucket prefix ({@link #overS3}). */
+    private final URI sourceUri;
     private final Path mountPoint;
     private final Path stateDir;
     private final Path metaFile;
@@ -45,10 +48,15 @@ final class MountedVolume implements AutoCloseable {
     private StrataMount mount;
 
     private MountedVolume(Path base, Map<String, String> options) throws IOException {
+        this(base, null, options);
+    }
+
+    private MountedVolume(Path base, URI s3Volume, Map<String, String> options) throws IOException {
         Path root = requireNonNull(base, "base is null").toAbsolutePath().normalize();
         // @TempDir makes 0700 directories; other users (the EACCES test) must be able to walk in.
         Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
         this.source = Files.createDirectories(root.resolve("source"));
+        this.sourceUri = s3Volume != null ? s3Volume : UnderFileSystems.toUri(source.toString());
         this.mountPoint = Files.createDirectories(root.resolve("mnt"));
         this.stateDir = Files.createDirectories(root.resolve("state"));
         this.metaFile = stateDir.resolve("meta.db");
@@ -68,6 +76,21 @@ final class MountedVolume implements AutoCloseable {
         return new MountedVolume(base, parsed);
     }
 
+    /**
+     * A volume over the bucket prefix {@code s3Volume} (an {@code s3://} URI), with the metastore
+     * and state under {@code base}; {@code options} as for {@link #under}, on top of the S3
+     * options (endpoint, credentials) in {@code s3Options}. {@link #source()} is then unused.
+     */
+    static MountedVolume overS3(Path base, URI s3Volume, Map<String, String> s3Options, String... options)
+            throws IOException {
+        Map<String, String> parsed = new LinkedHashMap<>(s3Options);
+        for (String option : options) {
+            int eq = option.indexOf('=');
+            parsed.put(eq < 0 ? option : option.substring(0, eq), eq < 0 ? "true" : option.substring(eq + 1));
+        }
+        return new MountedVolume(base, requireNonNull(s3Volume, "s3Volume is null"), parsed);
+    }
+
     /** Mounts with the same source, metastore and options each time. */
     MountedVolume mount() throws IOException {
         if (mount != null) {
@@ -79,8 +102,7 @@ final class MountedVolume implements AutoCloseable {
         options.forEach((key, value) -> loader.set(key, value, "test"));
         MOUNTED.add(this);
         try {
-            mount = StrataMount.mount(new MountRequest(UnderFileSystems.toUri(source.toString()), mountPoint,
-                    loader.build()));
+            mount = StrataMount.mount(new MountRequest(sourceUri, mountPoint, loader.build()));
         } catch (IOException | RuntimeException e) {
             MOUNTED.remove(this);
             detach();
@@ -168,6 +190,16 @@ final class MountedVolume implements AutoCloseable {
 
     Path stateDir() {
         return stateDir;
+    }
+
+    /** The mounted file system's meters ({@code strata.cache.*}), read in this JVM. */
+    io.micrometer.core.instrument.MeterRegistry meters() {
+        return strataMount().fileSystem().meters();
+    }
+
+    /** The page cache directory the volume uses by default (unless local_data_cache is given). */
+    Path defaultCacheDir() {
+        return io.strata.client.Volumes.cacheDir(stateDir, sourceUri);
     }
 
     StrataMount strataMount() {

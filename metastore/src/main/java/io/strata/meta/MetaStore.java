@@ -1,6 +1,8 @@
 package io.strata.meta;
 
 import io.strata.core.fs.FsException;
+import io.strata.meta.dump.DumpSource;
+import io.strata.meta.dump.LoadTarget;
 
 import java.io.IOException;
 import java.util.List;
@@ -127,6 +129,23 @@ public interface MetaStore extends AutoCloseable {
 
     /** Sets a volume setting. */
     void putSetting(String key, String value) throws IOException;
+
+    /**
+     * Batch reads of the whole namespace for {@code strata dump}, over one consistent view where
+     * the engine has one. The caller closes it. Engines without dump support throw
+     * UnsupportedOperationException.
+     */
+    default DumpSource dumpSource() throws IOException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot be dumped");
+    }
+
+    /**
+     * Raw batch writes (inodes with their dumped numbers) for {@code strata load}. The caller
+     * closes it. Engines without load support throw UnsupportedOperationException.
+     */
+    default LoadTarget loadTarget() throws IOException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot be loaded into");
+    }
 
     /** Releases connections and files. */
     @Override

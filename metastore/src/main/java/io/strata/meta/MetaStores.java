@@ -1,6 +1,8 @@
 package io.strata.meta;
 
 import io.strata.meta.memory.MemoryMetaStore;
+import io.strata.meta.postgres.PostgresMetaStore;
+import io.strata.meta.redis.RedisMetaStore;
 import io.strata.meta.sql.SqlMetaStore;
 
 import java.io.IOException;
@@ -21,7 +23,14 @@ public final class MetaStores {
     /** The format version this build writes; an engine refuses a volume with a newer one. */
     public static final int FORMAT_VERSION = 1;
 
-    private static final String SUPPORTED = "use sqlite:///path/meta.db or memory://";
+    /**
+     * The environment variable a shared engine (PostgreSQL, Redis) takes its password from when
+     * the URL has none, so that the password stays out of command lines and mount tables.
+     */
+    public static final String PASSWORD_ENV = "STRATA_META_PASSWORD";
+
+    private static final String SUPPORTED = "use sqlite:///path/meta.db, memory://, "
+            + "jdbc:postgresql://host:port/db or redis://host:port/db";
 
     // password=... in a query string, as JDBC URLs carry it
     private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)\\b(password|passwd|pwd)=[^&;]*");
@@ -29,8 +38,11 @@ public final class MetaStores {
     private MetaStores() {}
 
     /**
-     * Opens the metastore at {@code url}: {@code memory://} (a new, empty, private volume) or
-     * {@code sqlite:///absolute/path/meta.db} (created with its parent directories if missing).
+     * Opens the metastore at {@code url}: {@code memory://} (a new, empty, private volume),
+     * {@code sqlite:///absolute/path/meta.db} (created with its parent directories if missing),
+     * {@code jdbc:postgresql://host[:port]/db[?user=U&password=P]} or
+     * {@code redis[s]://[[user]:password@]host[:port][/db]} (formatted as a new volume if empty).
+     * Without a password in the URL, PostgreSQL and Redis take it from {@value #PASSWORD_ENV}.
      *
      * @throws IllegalArgumentException for a malformed URL or an unsupported scheme
      * @throws IOException if the engine cannot be opened
@@ -55,6 +67,12 @@ public final class MetaStores {
                             + "' needs an absolute path: sqlite:///path/meta.db");
                 }
                 return SqlMetaStore.openSqlite(Path.of(rest));
+            }
+            case "jdbc:postgresql" -> {
+                return PostgresMetaStore.open(url);
+            }
+            case "redis", "rediss" -> {
+                return RedisMetaStore.open(url);
             }
             default -> throw new IllegalArgumentException("unsupported metastore URL '" + redact(url) + "': "
                     + SUPPORTED);

@@ -3,8 +3,10 @@
  *
  * <p>Records ({@link io.strata.meta.Inode}, {@link io.strata.meta.Dentry}, ...) are the values that
  * cross the seam; {@link io.strata.meta.MetaStores#open(String)} picks an engine by URL scheme:
- * {@code memory://} ({@link io.strata.meta.memory}) or {@code sqlite:///path/meta.db}
- * ({@link io.strata.meta.sql}). Every engine passes the one conformance suite,
- * {@code AbstractMetaStoreTest}, shipped in this module's test jar.
+ * {@code memory://} ({@link io.strata.meta.memory}), {@code sqlite:///path/meta.db}
+ * ({@link io.strata.meta.sql}), {@code jdbc:postgresql://host/db} ({@link io.strata.meta.postgres})
+ * or {@code redis://host/db} ({@link io.strata.meta.redis}). Every engine passes the one
+ * conformance suite, {@code AbstractMetaStoreTest}, shipped in this module's test jar; the
+ * shared engines also pass {@code AbstractSharedMetaStoreTest}.
  */
 package io.strata.meta;

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -54,8 +55,8 @@ final class MetaStoresTest {
     void unknownSchemeNamesTheSupportedOnes() {
         IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
                 () -> MetaStores.open("foo://x"));
-        assertEquals("unsupported metastore URL 'foo://x': use sqlite:///path/meta.db or memory://",
-                failure.getMessage());
+        assertEquals("unsupported metastore URL 'foo://x': use sqlite:///path/meta.db, memory://, "
+                + "jdbc:postgresql://host:port/db or redis://host:port/db", failure.getMessage());
     }
 
     @Test
@@ -83,6 +84,17 @@ final class MetaStoresTest {
                 () -> MetaStores.open("mysql://admin:s3cr%t@db:3306/meta"));
         assertFalse(failure.getMessage().contains("s3cr%t"), failure.getMessage());
         assertTrue(failure.getMessage().contains("mysql://admin:***@db:3306/meta"), failure.getMessage());
+    }
+
+    @Test
+    void malformedSharedEngineUrlsAreRejectedWithoutThePassword() {
+        for (String url : List.of("redis://:s3cret@host:notaport/1", "redis://:s3cret@host:6379/db1",
+                "rediss://:s3cret@host/1?x=y", "jdbc:postgresql://host?user=u&password=s3cret",
+                "jdbc:postgresql://u:s3cret@host/db")) {
+            IllegalArgumentException failure = assertThrows(IllegalArgumentException.class, () -> MetaStores.open(url),
+                    url);
+            assertFalse(failure.getMessage().contains("s3cret"), failure.getMessage());
+        }
     }
 
     @Test

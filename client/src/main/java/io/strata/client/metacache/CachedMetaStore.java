@@ -13,6 +13,8 @@ import io.strata.meta.Renamed;
 import io.strata.meta.SetAttr;
 import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
+import io.strata.meta.dump.DumpSource;
+import io.strata.meta.dump.LoadTarget;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -270,6 +272,19 @@ public final class CachedMetaStore implements MetaStore {
     @Override
     public void putSetting(String key, String value) throws IOException {
         store.putSetting(key, value);
+    }
+
+    /** A dump reads the engine directly: nothing to cache. */
+    @Override
+    public DumpSource dumpSource() throws IOException {
+        return store.dumpSource();
+    }
+
+    /** A load rewrites the volume underneath: every cached entry goes. */
+    @Override
+    public LoadTarget loadTarget() throws IOException {
+        cache.invalidateAll();
+        return store.loadTarget();
     }
 
     @Override

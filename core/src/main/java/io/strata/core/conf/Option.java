@@ -22,6 +22,7 @@ public final class Option<T> {
     private final Predicate<T> check;
     private final String checkDoc;
     private final boolean secret;
+    private final boolean listValued;
 
     private Option(Builder<T> b) {
         this.key = requireNonNull(b.key, "key is null");
@@ -32,6 +33,7 @@ public final class Option<T> {
         this.check = b.check;
         this.checkDoc = b.checkDoc;
         this.secret = b.secret;
+        this.listValued = b.listValued;
         if (defaultValue != null && !check.test(defaultValue)) {
             throw new IllegalArgumentException("default of " + key + " fails its own check: " + defaultValue);
         }
@@ -65,6 +67,14 @@ public final class Option<T> {
     /** Secrets are never printed: not by {@code strata conf}, not in logs or errors. */
     public boolean secret() {
         return secret;
+    }
+
+    /**
+     * Whether the value is a comma-separated list: on the command line, {@code -o k=a,b} then
+     * gives {@code k} the value {@code a,b} rather than taking {@code b} as a flag of its own.
+     */
+    public boolean listValued() {
+        return listValued;
     }
 
     /** The default as a user would write it, or "(unset)". */
@@ -129,6 +139,7 @@ public final class Option<T> {
         private Predicate<T> check = v -> true;
         private String checkDoc = "";
         private boolean secret;
+        private boolean listValued;
 
         private Builder(String key, OptionType<T> type) {
             this.key = key;
@@ -159,6 +170,12 @@ public final class Option<T> {
 
         public Builder<T> secret() {
             this.secret = true;
+            return this;
+        }
+
+        /** The value is a comma-separated list (see {@link Option#listValued()}). */
+        public Builder<T> listValued() {
+            this.listValued = true;
             return this;
         }
 

@@ -68,18 +68,27 @@ public final class OptionsLoader {
     /**
      * Takes {@code -o} arguments: each a comma-separated list of {@code key=value} or bare
      * {@code flag} items (a bare flag means true, as with mount(8) options).
+     * A list-valued option takes the items after it that are not option names as more values:
+     * {@code -o local_data_cache=/a,/b,kernel_cache} sets both directories and the flag.
      */
     public OptionsLoader commandLine(List<String> dashOArguments) {
         for (String argument : dashOArguments) {
+            Map<String, String> items = new LinkedHashMap<>();
+            String listKey = null;
             for (String item : argument.split(",")) {
                 if (item.isBlank()) {
                     continue;
                 }
                 int eq = item.indexOf('=');
                 String key = (eq < 0 ? item : item.substring(0, eq)).trim();
-                String value = eq < 0 ? "" : item.substring(eq + 1);
-                set(key, value, "-o");
+                if (eq < 0 && listKey != null && registry.find(key).isEmpty()) {
+                    items.merge(listKey, item, (value, more) -> value + "," + more); // k=a,b: b continues k's list
+                    continue;
+                }
+                items.put(key, eq < 0 ? "" : item.substring(eq + 1));
+                listKey = eq >= 0 && registry.find(key).map(Option::listValued).orElse(false) ? key : null;
             }
+            items.forEach((key, value) -> set(key, value, "-o"));
         }
         return this;
     }

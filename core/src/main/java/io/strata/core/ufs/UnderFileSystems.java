@@ -1,6 +1,10 @@
 package io.strata.core.ufs;
 
+import io.strata.core.conf.Options;
 import io.strata.core.ufs.local.LocalUnderFileSystem;
+import io.strata.core.ufs.s3.S3Location;
+import io.strata.core.ufs.s3.S3Options;
+import io.strata.core.ufs.s3.S3UnderFileSystem;
 
 import java.io.IOException;
 import java.net.URI;
@@ -18,27 +22,38 @@ public final class UnderFileSystems {
 
     private UnderFileSystems() {}
 
-    /**
-     * Opens the under storage at {@code uri}: {@code file:///abs/path} is a local directory.
-     *
-     * @throws IllegalArgumentException for a URI of another scheme or a malformed file URI
-     * @throws IOException if the storage cannot be opened (a missing directory: FsException ENOENT)
-     */
+    /** Opens the under storage at {@code uri} with default options; see {@link #open(URI, Options)}. */
     public static UnderFileSystem open(URI uri) throws IOException {
+        return open(uri, Options.defaults());
+    }
+
+    /**
+     * Opens the under storage at {@code uri}: {@code file:///abs/path} is a local directory,
+     * {@code s3://bucket[/prefix]} an S3 bucket (endpoint, credentials and the rest from
+     * {@code options}, see {@link S3Options}).
+     *
+     * @throws IllegalArgumentException for a URI of another scheme or a malformed URI
+     * @throws IOException if the storage cannot be opened (a missing directory or bucket: FsException ENOENT)
+     */
+    public static UnderFileSystem open(URI uri, Options options) throws IOException {
         requireNonNull(uri, "uri is null");
+        requireNonNull(options, "options is null");
         String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
         if (scheme.equals("file")) {
             return new LocalUnderFileSystem(localPath(uri));
         }
+        if (scheme.equals("s3")) {
+            return S3UnderFileSystem.open(uri, options);
+        }
         throw new IllegalArgumentException("unsupported under storage '" + redacted(uri)
-                + "': use a local directory (file:///path)");
+                + "': use a local directory (file:///path) or an S3 bucket (s3://bucket/prefix)");
     }
 
     /**
      * The URI of a volume source as a user writes it: a plain path (relative to the working
      * directory) or a {@code file:} URI becomes an absolute, normalized {@code file:} URI without
-     * a trailing slash; any other {@code scheme://} URI is returned as parsed, for
-     * {@link #open(URI)} to accept or reject.
+     * a trailing slash; an {@code s3://} URI is checked and normalized the same way; any other
+     * {@code scheme://} URI is returned as parsed, for {@link #open(URI)} to accept or reject.
      */
     public static URI toUri(String source) {
         requireNonNull(source, "source is null");
@@ -57,7 +72,13 @@ public final class UnderFileSystems {
             throw new IllegalArgumentException("bad under storage URI '" + redacted(source) + "': " + e.getReason()
                     + " (escape spaces and '%' as %20 and %25, or give a plain path)");
         }
-        return fileUri ? LocalUnderFileSystem.uriOf(localPath(uri).normalize()) : uri;
+        if (fileUri) {
+            return LocalUnderFileSystem.uriOf(localPath(uri).normalize());
+        }
+        if ("s3".equalsIgnoreCase(uri.getScheme())) {
+            return S3Location.parse(uri).uri();
+        }
+        return uri;
     }
 
     /** The absolute path of a {@code file:} URI; only an empty host or {@code localhost} is local. */

@@ -47,17 +47,29 @@ class UnderFileSystemsTest {
     void otherSchemesAreRejectedNamingTheUriAndWhatToUse() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> UnderFileSystems.open(URI.create("hdfs://namenode/data")));
-        assertEquals("unsupported under storage 'hdfs://namenode/data': use a local directory (file:///path)",
-                e.getMessage());
+        assertEquals("unsupported under storage 'hdfs://namenode/data': use a local directory (file:///path)"
+                + " or an S3 bucket (s3://bucket/prefix)", e.getMessage());
     }
 
     @Test
     void credentialsInARejectedUriAreMasked() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> UnderFileSystems.open(URI.create("s3://AKIAEXAMPLE:wJalrXUtnFEMI@bucket/prefix")));
+                () -> UnderFileSystems.open(URI.create("hdfs://AKIAEXAMPLE:wJalrXUtnFEMI@namenode/prefix")));
         assertFalse(e.getMessage().contains("wJalrXUtnFEMI"), e.getMessage());
         assertFalse(e.getMessage().contains("AKIAEXAMPLE"), e.getMessage());
-        assertTrue(e.getMessage().contains("s3://****@bucket/prefix"), e.getMessage());
+        assertTrue(e.getMessage().contains("hdfs://****@namenode/prefix"), e.getMessage());
+    }
+
+    @Test
+    void credentialsInAnS3UriAreRefusedWithoutBeingRepeated() {
+        for (String text : new String[] {"s3://AKIAEXAMPLE:wJalrXUtnFEMI@bucket/prefix"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> UnderFileSystems.open(URI.create(text)));
+            assertFalse(e.getMessage().contains("wJalrXUtnFEMI"), e.getMessage());
+            assertFalse(e.getMessage().contains("AKIAEXAMPLE"), e.getMessage());
+            assertTrue(e.getMessage().contains("s3a.accessKeyId"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> UnderFileSystems.toUri(text));
+        }
     }
 
     @Test
@@ -108,7 +120,16 @@ class UnderFileSystemsTest {
 
     @Test
     void otherSchemesArePassedThroughForOpenToJudge() {
+        assertEquals(URI.create("hdfs://namenode/data/"), UnderFileSystems.toUri("hdfs://namenode/data/"));
+    }
+
+    @Test
+    void s3UrisAreCheckedAndNormalized() {
         assertEquals(URI.create("s3://bucket/prefix"), UnderFileSystems.toUri("s3://bucket/prefix"));
+        assertEquals(URI.create("s3://bucket/prefix"), UnderFileSystems.toUri("s3://bucket/prefix/"));
+        assertEquals(URI.create("s3://bucket"), UnderFileSystems.toUri("s3://bucket/"));
+        assertThrows(IllegalArgumentException.class, () -> UnderFileSystems.toUri("s3://bucket/a//b"));
+        assertThrows(IllegalArgumentException.class, () -> UnderFileSystems.toUri("s3://x"));
     }
 
     @Test

@@ -13,6 +13,8 @@ import io.strata.meta.Renamed;
 import io.strata.meta.SetAttr;
 import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
+import io.strata.meta.dump.DumpSource;
+import io.strata.meta.dump.LoadTarget;
 import io.strata.meta.memory.MemoryNode.Link;
 
 import java.io.IOException;
@@ -39,12 +41,13 @@ import static java.util.Objects.requireNonNull;
  */
 @SuppressWarnings("try") // the lock guards in try-with-resources are only closed, never read
 public final class MemoryMetaStore implements MetaStore {
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private final Map<Long, MemoryNode> nodes = new HashMap<>();
-    private final Map<String, String> settings = new TreeMap<>();
-    private long nextInode = Inode.ROOT + 1;
-    private long usedBytes;
-    private boolean closed;
+    // package-private for MemoryDump, which reads and writes them under the same lock
+    final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    final Map<Long, MemoryNode> nodes = new HashMap<>();
+    final Map<String, String> settings = new TreeMap<>();
+    long nextInode = Inode.ROOT + 1;
+    long usedBytes;
+    boolean closed;
 
     public MemoryMetaStore() {
         long now = System.currentTimeMillis() * 1_000_000L;
@@ -349,6 +352,16 @@ public final class MemoryMetaStore implements MetaStore {
         try (var ignored = write()) {
             settings.put(key, value);
         }
+    }
+
+    @Override
+    public DumpSource dumpSource() throws IOException {
+        return new MemoryDump.Source(this);
+    }
+
+    @Override
+    public LoadTarget loadTarget() {
+        return new MemoryDump.Target(this);
     }
 
     @Override

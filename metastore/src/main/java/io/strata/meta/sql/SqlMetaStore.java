@@ -36,6 +36,8 @@ import io.strata.meta.Renamed;
 import io.strata.meta.SetAttr;
 import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
+import io.strata.meta.dump.DumpSource;
+import io.strata.meta.dump.LoadTarget;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -283,6 +285,31 @@ public final class SqlMetaStore implements MetaStore {
             rows.putSetting(key, value);
             return null;
         });
+    }
+
+    /** A snapshot read on connections of its own; see {@link SqlDump}. */
+    @Override
+    public DumpSource dumpSource() throws IOException {
+        checkOpen();
+        return new SqlDump.Source(dialect);
+    }
+
+    /** One write transaction on a connection of its own; see {@link SqlDump}. */
+    @Override
+    public LoadTarget loadTarget() throws IOException {
+        checkOpen();
+        return new SqlDump.Target(dialect);
+    }
+
+    private void checkOpen() throws IOException {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new IOException("metastore " + dialect.describe() + " is closed");
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override

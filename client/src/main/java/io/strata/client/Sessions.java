@@ -1,0 +1,226 @@
+package io.strata.client;
+
+import io.strata.core.fs.FsError;
+import io.strata.core.fs.FsException;
+import io.strata.core.ufs.UnderFileSystem;
+import io.strata.meta.Dentry;
+import io.strata.meta.Inode;
+import io.strata.meta.MetaStore;
+import io.strata.meta.NewInode;
+import io.strata.meta.RemovedLink;
+import io.strata.meta.SetAttr;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * This mount's session in its volume: a heartbeat, the open files whose last name was removed
+ * ("sustained" inodes), and the clean-up of sessions whose client died.
+ *
+ * <p>Sessions are built from the metastore's own atomic operations, so every engine has them
+ * without an engine change: each session is a directory {@code /.strata/sessions/<id>} whose
+ * mtime is its heartbeat. When libfuse hides a file that is unlinked while open (it renames it to
+ * {@code .fuse_hidden*} and unlinks that name at the last close), the session keeps the inode with
+ * a hard link {@code <ino>_<parent>_<hidden name>} in its directory; the data moves under that
+ * directory in the under storage, out of the user's directory, and the hidden name stays in the
+ * namespace only, for libfuse's path-based calls. The last close removes both. A client that dies
+ * leaves its directory behind; any other client of the volume, sweeping after the session expired,
+ * removes the hidden names, the inodes and their data. {@code /.strata} is reserved: the file
+ * system hides it from listings and lookups.
+ */
+final class Sessions {
+    private static final Logger log = LoggerFactory.getLogger(Sessions.class);
+
+    /** The reserved directory at the volume root. */
+    static final String RESERVED = ".strata";
+    private static final String SESSIONS = "sessions";
+
+    private final MetaStore meta;
+    private final UnderFileSystem ufs;
+    private final LongSupplier clock;
+    private final Duration expire;
+    private final long sessionsDir;
+    private final long own;
+    private final String id;
+    /** Kept inodes, by number: the name of their keep-alive link in this session's directory. */
+    private final Map<Long, String> sustained = new ConcurrentHashMap<>();
+
+    private Sessions(MetaStore meta, UnderFileSystem ufs, LongSupplier clock, Duration expire, long sessionsDir,
+                     long own, String id) {
+        this.meta = meta;
+        this.ufs = ufs;
+        this.clock = clock;
+        this.expire = expire;
+        this.sessionsDir = sessionsDir;
+        this.own = own;
+        this.id = id;
+    }
+
+    /** Registers a new session in the volume. */
+    static Sessions open(MetaStore meta, UnderFileSystem ufs, LongSupplier clock, Duration expire)
+            throws IOException {
+        requireNonNull(meta, "meta is null");
+        requireNonNull(ufs, "ufs is null");
+        long reserved = directory(meta, Inode.ROOT, RESERVED, clock.getAsLong());
+        long sessionsDir = directory(meta, reserved, SESSIONS, clock.getAsLong());
+        String id = UUID.randomUUID().toString();
+        long own = meta.create(sessionsDir, id, NewInode.directory(0700, 0, 0, clock.getAsLong())).ino();
+        log.info("session {} registered", id);
+        return new Sessions(meta, ufs, clock, expire, sessionsDir, own, id);
+    }
+
+    /** The directory {@code name} in {@code parent}, made if missing (another client may race us). */
+    private static long directory(MetaStore meta, long parent, String name, long nowNs) throws IOException {
+        Optional<Dentry> existing = meta.lookup(parent, name);
+        if (existing.isPresent()) {
+            return existing.get().ino();
+        }
+        try {
+            return meta.create(parent, name, NewInode.directory(0700, 0, 0, nowNs)).ino();
+        } catch (FsException e) {
+            if (e.error() != FsError.EEXIST) {
+                throw e;
+            }
+            return meta.lookup(parent, name).orElseThrow(() -> e).ino();
+        }
+    }
+
+    String id() {
+        return id;
+    }
+
+    /** Records that this session is alive. */
+    void heartbeat() throws IOException {
+        long now = clock.getAsLong();
+        meta.setAttr(own, SetAttr.times(null, now, now));
+    }
+
+    /**
+     * Keeps an open inode alive before its last visible name goes: a link in this session's
+     * directory that names the hidden name libfuse will use, and the under-storage directories its
+     * data moves to.
+     */
+    void sustain(long ino, long hiddenParent, String hiddenName) throws IOException {
+        String link = ino + "_" + hiddenParent + "_" + hiddenName;
+        if (sustained.putIfAbsent(ino, link) != null) {
+            return;
+        }
+        ufs.mkdir(RESERVED);
+        ufs.mkdir(RESERVED + "/" + SESSIONS);
+        ufs.mkdir(ownPath());
+        meta.link(ino, own, link, clock.getAsLong());
+    }
+
+    /**
+     * After the last close: removes the hidden name and the keep-alive link. The removal of the
+     * link says what became of the inode and its data.
+     */
+    Optional<Removal> release(long ino) throws IOException {
+        String link = sustained.remove(ino);
+        if (link == null) {
+            return Optional.empty();
+        }
+        return Optional.of(removeKept(own, ownPath(), link, clock.getAsLong()));
+    }
+
+    /** Removes a kept inode's hidden name (if it still names it) and then its keep-alive link. */
+    private Removal removeKept(long sessionDir, String sessionPath, String link, long nowNs) throws IOException {
+        String[] parts = link.split("_", 3);
+        long ino = Long.parseLong(parts[0]);
+        long hiddenParent = Long.parseLong(parts[1]);
+        String hiddenName = parts[2];
+        try {
+            Optional<Dentry> hidden = meta.lookup(hiddenParent, hiddenName);
+            if (hidden.isPresent() && hidden.get().ino() == ino) {
+                meta.unlink(hiddenParent, hiddenName, nowNs); // not the data's name: nothing moves
+            }
+        } catch (FsException e) {
+            log.debug("hidden name of kept inode {} already gone: {}", ino, e.getMessage());
+        }
+        return new Removal(meta.unlink(sessionDir, link, nowNs), sessionPath + "/" + link);
+    }
+
+    /** A removed keep-alive link and the under-storage path it held the data at. */
+    record Removal(RemovedLink link, String ufsPath) {}
+
+    private String ownPath() {
+        return RESERVED + "/" + SESSIONS + "/" + id;
+    }
+
+    /**
+     * Removes every other session whose heartbeat is older than the expiry: the inodes it kept
+     * and their directory. Returns the removed links, for the caller to delete their data.
+     */
+    List<Removal> sweep() throws IOException {
+        long now = clock.getAsLong();
+        List<Removal> removed = new ArrayList<>();
+        for (Dentry session : all(sessionsDir)) {
+            if (session.ino() == own) {
+                continue;
+            }
+            Inode dir;
+            try {
+                dir = meta.getInode(session.ino());
+            } catch (FsException e) {
+                continue; // another client swept it first
+            }
+            if (now - dir.mtimeNs() <= expire.toNanos()) {
+                continue;
+            }
+            log.info("session {} expired (no heartbeat for {} s): removing what it kept open", session.name(),
+                    (now - dir.mtimeNs()) / 1_000_000_000L);
+            String path = RESERVED + "/" + SESSIONS + "/" + session.name();
+            for (Dentry kept : all(session.ino())) {
+                try {
+                    removed.add(removeKept(session.ino(), path, kept.name(), now));
+                } catch (FsException | RuntimeException e) {
+                    log.debug("kept inode {} of session {} already gone", kept.name(), session.name());
+                }
+            }
+            try {
+                meta.rmdir(sessionsDir, session.name(), now);
+                ufs.deleteDirectory(path);
+            } catch (FsException e) {
+                log.debug("session directory {} already gone or not empty: {}", session.name(), e.getMessage());
+            }
+        }
+        return removed;
+    }
+
+    /** Ends this session: what it still keeps is released, its directory removed. */
+    List<Removal> close() throws IOException {
+        List<Removal> removed = new ArrayList<>();
+        for (long ino : List.copyOf(sustained.keySet())) {
+            release(ino).ifPresent(removed::add);
+        }
+        meta.rmdir(sessionsDir, id, clock.getAsLong());
+        ufs.deleteDirectory(ownPath());
+        log.info("session {} closed", id);
+        return removed;
+    }
+
+    private List<Dentry> all(long dir) throws IOException {
+        List<Dentry> entries = new ArrayList<>();
+        String after = null;
+        List<Dentry> page;
+        do {
+            page = meta.readdir(dir, after, 1000);
+            entries.addAll(page);
+            if (!page.isEmpty()) {
+                after = page.get(page.size() - 1).name();
+            }
+        } while (page.size() == 1000);
+        return entries;
+    }
+}

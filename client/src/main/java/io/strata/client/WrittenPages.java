@@ -1,0 +1,118 @@
+package io.strata.client;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Whole pages written through one open file since its last flush ({@code cache_on_write}): at the
+ * flush, when the file's new version is known, they are cached under it, so reading back what was
+ * just written needs no fetch.
+ *
+ * <p>Only pages whose every byte was written since the flush are kept: a page is staged from a
+ * write that starts at its first byte and grows while later writes continue it without a gap (a
+ * write into what is already staged just changes it); a gap, or a truncate, drops it. The file's
+ * last page counts as whole once everything up to the end of file was written. Staged bytes come
+ * from a volume-wide budget; past it pages are simply not staged.
+ *
+ * <p>Callers serialize {@link #written} with the under-storage write it mirrors, so the staged
+ * bytes are the file's bytes.
+ */
+final class WrittenPages {
+    private final int pageSize;
+    private final AtomicLong budgetUsed;
+    private final long budget;
+    private final TreeMap<Long, Staged> pages = new TreeMap<>();
+
+    WrittenPages(int pageSize, AtomicLong budgetUsed, long budget) {
+        this.pageSize = pageSize;
+        this.budgetUsed = budgetUsed;
+        this.budget = budget;
+    }
+
+    /** A written page: its index and bytes. */
+    record Page(long index, ByteBuffer data) {}
+
+    private static final class Staged {
+        final byte[] bytes;
+        int filled;
+
+        Staged(int pageSize) {
+            this.bytes = new byte[pageSize];
+        }
+    }
+
+    /** Mirrors a write of {@code src}'s remaining bytes at {@code offset}; leaves src's position alone. */
+    synchronized void written(ByteBuffer src, long offset) {
+        long end = offset + src.remaining();
+        for (long index = offset / pageSize; index * pageSize < end; index++) {
+            long pageStart = index * pageSize;
+            int from = (int) (Math.max(offset, pageStart) - pageStart);
+            int to = (int) (Math.min(end, pageStart + pageSize) - pageStart);
+            Staged page = pages.get(index);
+            if (page == null) {
+                if (from != 0 || !reserve()) {
+                    continue;
+                }
+                page = new Staged(pageSize);
+                pages.put(index, page);
+            } else if (from > page.filled) {
+                drop(index);
+                continue;
+            }
+            int srcAt = (int) (pageStart + from - offset);
+            src.duplicate().position(src.position() + srcAt).limit(src.position() + srcAt + (to - from))
+                    .get(page.bytes, from, to - from);
+            page.filled = Math.max(page.filled, to);
+        }
+    }
+
+    /** A truncate: what was staged may no longer be the file's bytes. */
+    synchronized void truncated() {
+        clear();
+    }
+
+    /** Takes the pages that are whole in a file of {@code fileSize} bytes; forgets the rest. */
+    synchronized List<Page> drain(long fileSize) {
+        List<Page> whole = new ArrayList<>();
+        for (Map.Entry<Long, Staged> e : pages.entrySet()) {
+            long pageStart = e.getKey() * pageSize;
+            long length = Math.min(pageSize, fileSize - pageStart);
+            if (length > 0 && e.getValue().filled >= length) {
+                whole.add(new Page(e.getKey(), ByteBuffer.wrap(e.getValue().bytes, 0, (int) length).slice()));
+            }
+        }
+        clear();
+        return whole;
+    }
+
+    synchronized boolean isEmpty() {
+        return pages.isEmpty();
+    }
+
+    private boolean reserve() {
+        if (budgetUsed.addAndGet(pageSize) > budget) {
+            budgetUsed.addAndGet(-pageSize);
+            return false;
+        }
+        return true;
+    }
+
+    private void drop(long index) {
+        if (pages.remove(index) != null) {
+            budgetUsed.addAndGet(-pageSize);
+        }
+    }
+
+    private void clear() {
+        for (Iterator<Long> it = pages.keySet().iterator(); it.hasNext(); ) {
+            it.next();
+            it.remove();
+            budgetUsed.addAndGet(-pageSize);
+        }
+    }
+}

@@ -1,0 +1,699 @@
+package io.strata.core.cache;
+
+import io.strata.core.cache.evict.EvictionPolicy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.LongSupplier;
+import java.util.stream.IntStream;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One cache directory of the disk tier: its page files, their index, its quota.
+ *
+ * <p>Layout: {@code <dir>/pages/<hh>/<name>.page}, where {@code name} is 32 hex digits of the
+ * SHA-256 of the page id and {@code hh} its first two; {@code <dir>/staging/} holds pages being
+ * written; {@code <dir>/.lock} is held (flock) by the one process using the directory. A page is
+ * written to {@code staging/} and renamed into place, so a crash leaves whole pages or staging
+ * leftovers, which the next open deletes. Pages are not fsynced: after a power loss a page may
+ * be short or garbage, which its checksums catch.
+ *
+ * <p>The index is rebuilt at open by reading every page's header (not its data), oldest
+ * modification first into the eviction order. Space is reserved before a page is written, by
+ * evicting the policy's victims until the page fits both the quota and the file system's free
+ * space floor ({@code free_space_ratio}); so the directory never holds more than its quota.
+ *
+ * <p>A directory that cannot be created, locked or written is <em>unusable</em>: every put is
+ * declined (reads of pages already indexed still work) with one warning, and it is tried again
+ * after {@link #RETRY}. One lock guards the index, the accounting and the renames and deletes
+ * that change which files exist, so the index always matches the files; page data is written
+ * and read outside it.
+ */
+final class CacheDir {
+    private static final Logger log = LoggerFactory.getLogger(CacheDir.class);
+    static final Duration RETRY = Duration.ofSeconds(30);
+    private static final String SUFFIX = ".page";
+    private static final int FANOUT = 256;
+    private static final ConcurrentLinkedQueue<ByteBuffer> SCRATCH = new ConcurrentLinkedQueue<>();
+    private static final int SCRATCH_KEPT = 32;
+    /** Bytes read per system call on the direct path: small enough to checksum while cached. */
+    private static final int READ_GROUP = 256 << 10;
+
+    private final Path root;
+    private final Path pages;
+    private final Path staging;
+    private final long quota;
+    private final double freeSpaceRatio;
+    private final EvictionPolicy policy;
+    private final CacheMetrics.Tier meters;
+    private final DiskSpace space;
+    private final LongSupplier nanoClock;
+    private final Object lock = new Object();
+    private final Map<PageId, Entry> index = new HashMap<>();
+    private final Set<PageId> writing = new HashSet<>();
+    private long used;
+    private long reserved;
+    private boolean usable;
+    private boolean scanned;
+    private boolean failedBefore;
+    private boolean closed;
+    private long retryAtNs;
+    private boolean warnedFull;
+    /** Below the free space floor with nothing left to evict: declines pages until then. */
+    private long fullUntilNs;
+    private FileChannel lockChannel;
+    private FileLock fileLock;
+
+    CacheDir(Path root, long quota, double freeSpaceRatio, EvictionPolicy policy, CacheMetrics.Tier meters,
+             DiskSpace space, LongSupplier nanoClock) {
+        this.root = requireNonNull(root, "root is null").toAbsolutePath().normalize();
+        this.pages = this.root.resolve("pages");
+        this.staging = this.root.resolve("staging");
+        this.quota = quota;
+        this.freeSpaceRatio = freeSpaceRatio;
+        this.policy = requireNonNull(policy, "policy is null");
+        this.meters = requireNonNull(meters, "meters is null");
+        this.space = requireNonNull(space, "space is null");
+        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        synchronized (lock) {
+            ensureUsableLocked();
+        }
+    }
+
+    Path root() {
+        return root;
+    }
+
+    long quota() {
+        return quota;
+    }
+
+    boolean usable() {
+        synchronized (lock) {
+            return usable;
+        }
+    }
+
+    /** Whether a put could store a page now (usable, or due for a retry; not known to be full). */
+    boolean accepting() {
+        synchronized (lock) {
+            return ensureUsableLocked() && (!warnedFull || nanoClock.getAsLong() - fullUntilNs >= 0);
+        }
+    }
+
+    // ---- reads ------------------------------------------------------------------------------
+
+    /** Whether the page is indexed here; counts as an access for the eviction order. */
+    boolean contains(PageId id) {
+        synchronized (lock) {
+            return index.containsKey(id);
+        }
+    }
+
+    int length(PageId id) {
+        synchronized (lock) {
+            Entry e = index.get(id);
+            return e == null ? -1 : e.dataLength;
+        }
+    }
+
+    int hits(PageId id) {
+        synchronized (lock) {
+            Entry e = index.get(id);
+            return e == null ? 0 : e.hits;
+        }
+    }
+
+    /** See {@link PageStore#read}; a damaged or vanished page is dropped and reported as a miss. */
+    int read(PageId id, int pageOffset, ByteBuffer dst) {
+        Entry e;
+        synchronized (lock) {
+            policy.onAccess(id);
+            e = index.get(id);
+            if (e == null) {
+                return -1;
+            }
+            e.hits++;
+        }
+        int start = dst.position();
+        String problem;
+        try (FileChannel channel = FileChannel.open(pathOf(id), StandardOpenOption.READ)) {
+            ByteBuffer headerBytes = ByteBuffer.allocate(e.headerLength);
+            PageFile.Header header = readFully(channel, headerBytes, 0) ? PageFile.parse(headerBytes.flip()) : null;
+            if (header == null || !header.id().equals(id) || header.dataLength() != e.dataLength
+                    || header.headerLength() != e.headerLength) {
+                problem = "bad header";
+            } else {
+                int n = Math.min(dst.remaining(), header.dataLength() - pageOffset);
+                if (n <= 0) {
+                    return 0;
+                }
+                problem = readVerified(channel, header, pageOffset, n, dst);
+                if (problem == null) {
+                    return n;
+                }
+            }
+        } catch (NoSuchFileException missing) {
+            dst.position(start);
+            dropDamaged(e, null);
+            return -1;
+        } catch (IOException ioe) {
+            problem = ioe.toString();
+        }
+        dst.position(start);
+        dropDamaged(e, problem);
+        return -1;
+    }
+
+    /** Reads {@code n} page bytes from {@code offset} into dst, checking every chunk they touch; null if all is well. */
+    private static String readVerified(FileChannel channel, PageFile.Header header, int offset, int n, ByteBuffer dst)
+            throws IOException {
+        int chunk = header.chunkSize();
+        int end = offset + n;
+        int first = offset / chunk;
+        int last = (end - 1) / chunk;
+        int start = dst.position();
+        if (offset % chunk == 0 && (end % chunk == 0 || end == header.dataLength())) {
+            // Straight into dst, a group of chunks per read, each group checked while still in the CPU's cache.
+            int group = Math.max(1, READ_GROUP / chunk);
+            for (int c = first; c <= last; c += group) {
+                int from = c * chunk - offset;
+                int to = Math.min(Math.min(c + group, last + 1) * chunk, end) - offset;
+                ByteBuffer target = dst.duplicate().limit(start + to).position(start + from);
+                if (!readFully(channel, target, (long) header.headerLength() + offset + from)) {
+                    return "short page file";
+                }
+                for (int k = c; k < c + group && k <= last; k++) {
+                    int kFrom = k * chunk - offset;
+                    int kTo = Math.min((k + 1) * chunk, end) - offset;
+                    if (PageFile.crc(dst.duplicate().limit(start + kTo).position(start + kFrom))
+                            != header.chunkCrcs()[k]) {
+                        return "checksum mismatch in chunk " + k;
+                    }
+                }
+            }
+            dst.position(start + n);
+            return null;
+        }
+        ByteBuffer scratch = takeScratch(chunk);
+        try {
+            for (int c = first; c <= last; c++) {
+                int chunkStart = c * chunk;
+                int chunkLength = Math.min(chunk, header.dataLength() - chunkStart);
+                scratch.clear().limit(chunkLength);
+                if (!readFully(channel, scratch, (long) header.headerLength() + chunkStart)) {
+                    return "short page file";
+                }
+                scratch.flip();
+                if (PageFile.crc(scratch) != header.chunkCrcs()[c]) {
+                    return "checksum mismatch in chunk " + c;
+                }
+                int from = Math.max(offset, chunkStart) - chunkStart;
+                int to = Math.min(end, chunkStart + chunkLength) - chunkStart;
+                dst.put(scratch.limit(to).position(from));
+            }
+            return null;
+        } finally {
+            giveScratch(scratch);
+        }
+    }
+
+    private static boolean readFully(FileChannel channel, ByteBuffer dst, long position) throws IOException {
+        long at = position;
+        while (dst.hasRemaining()) {
+            int n = channel.read(dst, at);
+            if (n < 0) {
+                return false;
+            }
+            at += n;
+        }
+        return true;
+    }
+
+    private void dropDamaged(Entry e, String problem) {
+        synchronized (lock) {
+            if (index.get(e.id) != e) {
+                return; // evicted or replaced while we read it: an ordinary miss
+            }
+            removeLocked(e.id);
+        }
+        if (problem == null) {
+            meters.pagesLost.increment();
+            log.debug("cache page {} of {} vanished from {}; dropped", e.id.index(), e.id.fileKey(), root);
+        } else {
+            meters.checksumFailures.increment();
+            log.warn("cache page {} of {} in {} is damaged ({}); dropped, it will be fetched again",
+                    e.id.index(), e.id.fileKey(), root, problem);
+        }
+    }
+
+    // ---- writes -----------------------------------------------------------------------------
+
+    /** See {@link PageStore#put}. */
+    boolean put(PageId id, ByteBuffer data) {
+        if (!PageFile.fits(id)) {
+            return false;
+        }
+        ByteBuffer header = PageFile.header(id, data);
+        long need = (long) header.remaining() + data.remaining();
+        if (need > quota) {
+            meters.fillsDropped.increment();
+            return false;
+        }
+        synchronized (lock) {
+            if (index.containsKey(id) || writing.contains(id)) {
+                return true;
+            }
+            if (!ensureUsableLocked() || !reserveLocked(need)) {
+                meters.fillsDropped.increment();
+                return false;
+            }
+            reserved += need;
+            writing.add(id);
+        }
+        Path tmp = staging.resolve(UUID.randomUUID() + ".tmp");
+        try {
+            try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                ByteBuffer[] parts = {header, data.duplicate()};
+                long remaining = need;
+                while (remaining > 0) {
+                    remaining -= out.write(parts);
+                }
+            }
+            return publish(id, tmp, header.limit(), data.remaining(), need);
+        } catch (IOException e) {
+            deleteQuietly(tmp);
+            synchronized (lock) {
+                reserved -= need;
+                writing.remove(id);
+                markUnusableLocked("cannot write a page: " + e);
+            }
+            meters.fillsDropped.increment();
+            return false;
+        }
+    }
+
+    private boolean publish(PageId id, Path tmp, int headerLength, int dataLength, long need) throws IOException {
+        List<PageId> evicted;
+        synchronized (lock) {
+            reserved -= need;
+            writing.remove(id);
+            evicted = new ArrayList<>(policy.onInsert(id, need));
+            boolean admitted = !evicted.remove(id);
+            evicted.forEach(this::evictLocked);
+            if (!admitted) {
+                deleteQuietly(tmp);
+                meters.fillsDropped.increment();
+                return false;
+            }
+            Path target = pathOf(id);
+            try {
+                move(tmp, target);
+            } catch (IOException e) {
+                policy.onRemove(id);
+                throw e;
+            }
+            index.put(id, new Entry(id, headerLength, dataLength));
+            used += need;
+        }
+        meters.fills.increment();
+        return true;
+    }
+
+    private static void move(Path tmp, Path target) throws IOException {
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (NoSuchFileException e) {
+            if (!Files.exists(tmp)) {
+                throw e;
+            }
+            Files.createDirectories(target.getParent()); // someone removed the fan-out directory
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("the cache directory cannot rename atomically: " + e.getMessage(), e);
+        }
+    }
+
+    /** Evicts until {@code need} more bytes fit the quota and the free-space floor; false if they cannot. */
+    private boolean reserveLocked(long need) {
+        while (used + reserved + need > quota) {
+            if (!evictVictimLocked()) {
+                return false;
+            }
+        }
+        long shortfall;
+        try {
+            DiskSpace.Usage usage = space.of(root);
+            long floor = (long) Math.ceil(freeSpaceRatio * usage.totalBytes());
+            shortfall = need + reserved - (usage.usableBytes() - floor);
+        } catch (IOException e) {
+            markUnusableLocked("cannot read its free space: " + e);
+            return false;
+        }
+        while (shortfall > 0) {
+            long freed = evictVictimBytesLocked();
+            if (freed < 0) {
+                fullUntilNs = nanoClock.getAsLong() + RETRY.toNanos();
+                if (!warnedFull) {
+                    warnedFull = true;
+                    log.warn("cache directory {} cannot take more pages: its file system is below the free space"
+                            + " floor (free_space_ratio={}); new pages are not cached there until space is freed",
+                            root, freeSpaceRatio);
+                }
+                return false;
+            }
+            shortfall -= freed;
+        }
+        if (warnedFull) {
+            warnedFull = false;
+            log.info("cache directory {} has room again", root);
+        }
+        return true;
+    }
+
+    private boolean evictVictimLocked() {
+        return evictVictimBytesLocked() >= 0;
+    }
+
+    /** Evicts the policy's victim; its bytes, or -1 when nothing is left to evict. */
+    private long evictVictimBytesLocked() {
+        PageId victim = policy.victim();
+        if (victim == null) {
+            return -1;
+        }
+        Entry e = index.get(victim);
+        evictLocked(victim);
+        return e == null ? 0 : e.fileLength();
+    }
+
+    private void evictLocked(PageId id) {
+        if (removeLocked(id)) {
+            meters.evictions.increment();
+        }
+    }
+
+    /** Forgets a page and deletes its file; true if it was indexed. */
+    private boolean removeLocked(PageId id) {
+        policy.onRemove(id);
+        Entry e = index.remove(id);
+        if (e == null) {
+            return false;
+        }
+        used -= e.fileLength();
+        deleteQuietly(pathOf(id));
+        return true;
+    }
+
+    void delete(PageId id) {
+        synchronized (lock) {
+            removeLocked(id);
+        }
+    }
+
+    // ---- state ------------------------------------------------------------------------------
+
+    long usedBytes() {
+        synchronized (lock) {
+            return used;
+        }
+    }
+
+    long pageCount() {
+        synchronized (lock) {
+            return index.size();
+        }
+    }
+
+    /** Page id → file length, for tests that check the index against the files. */
+    Map<PageId, Long> snapshot() {
+        synchronized (lock) {
+            Map<PageId, Long> out = new HashMap<>();
+            index.forEach((id, e) -> out.put(id, e.fileLength()));
+            return out;
+        }
+    }
+
+    /** Where page {@code id} lives. */
+    Path pathOf(PageId id) {
+        String name = name(id);
+        return pages.resolve(name.substring(0, 2)).resolve(name + SUFFIX);
+    }
+
+    static String name(PageId id) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update(id.fileKey().getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) 0);
+            sha.update(id.version().getBytes(StandardCharsets.UTF_8));
+            sha.update((byte) 0);
+            sha.update((id.index() + "/" + id.pageSize()).getBytes(StandardCharsets.US_ASCII));
+            return HexFormat.of().formatHex(sha.digest(), 0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new AssertionError("SHA-256 is in every JDK", e);
+        }
+    }
+
+    /** Makes the directory usable if it is not and its retry time has come; true if usable. */
+    private boolean ensureUsableLocked() {
+        if (usable) {
+            return true;
+        }
+        if (closed || (failedBefore && nanoClock.getAsLong() - retryAtNs < 0)) {
+            return false;
+        }
+        try {
+            prepare();
+            boolean wasDown = failedBefore;
+            usable = true;
+            failedBefore = false;
+            if (wasDown) {
+                log.info("cache directory {} is usable again", root);
+            }
+            return true;
+        } catch (IOException | RuntimeException e) {
+            markUnusableLocked(describe(e));
+            return false;
+        }
+    }
+
+    private void markUnusableLocked(String reason) {
+        boolean first = usable || !failedBefore;
+        usable = false;
+        failedBefore = true;
+        retryAtNs = nanoClock.getAsLong() + RETRY.toNanos();
+        if (first) {
+            log.warn("cache directory {} is not usable ({}); reads bypass it and fetch from the under storage;"
+                    + " retrying every {} s", root, reason, RETRY.toSeconds());
+        }
+    }
+
+    private static String describe(Exception e) {
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied or read-only: " + e.getMessage();
+        }
+        if (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null) {
+            return fse.getFile() + ": " + fse.getReason();
+        }
+        return e.toString();
+    }
+
+    /** Creates the layout, takes the directory's lock, clears staging, checks it is writable, scans. */
+    private void prepare() throws IOException {
+        Files.createDirectories(pages);
+        Files.createDirectories(staging);
+        if (fileLock == null) {
+            lockChannel = FileChannel.open(root.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                fileLock = lockChannel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                fileLock = null;
+            }
+            if (fileLock == null) {
+                lockChannel.close();
+                lockChannel = null;
+                throw new IOException("in use by another Strata mount; give each mount its own local_data_cache");
+            }
+        }
+        try (DirectoryStream<Path> leftovers = Files.newDirectoryStream(staging)) {
+            for (Path leftover : leftovers) {
+                deleteQuietly(leftover);
+            }
+        }
+        Path probe = staging.resolve("probe-" + UUID.randomUUID());
+        Files.write(probe, new byte[] {1}, StandardOpenOption.CREATE_NEW);
+        Files.delete(probe);
+        for (int i = 0; i < FANOUT; i++) {
+            Files.createDirectories(pages.resolve(String.format("%02x", i)));
+        }
+        if (!scanned) {
+            scan();
+            scanned = true;
+        }
+    }
+
+    /** Rebuilds the index from the page files' headers; deletes files that are not whole pages. */
+    private void scan() {
+        long startNs = System.nanoTime();
+        List<List<Found>> perDir = IntStream.range(0, FANOUT).parallel()
+                .mapToObj(i -> scanFanout(pages.resolve(String.format("%02x", i))))
+                .toList();
+        List<Found> found = new ArrayList<>();
+        perDir.forEach(found::addAll);
+        found.sort(Comparator.comparingLong(Found::mtimeMs));
+        int damaged = 0;
+        for (Found f : found) {
+            if (f.header == null) {
+                damaged++;
+                continue;
+            }
+            PageId id = f.header.id();
+            index.put(id, new Entry(id, f.header.headerLength(), f.header.dataLength()));
+            used += f.header.fileLength();
+            for (PageId evicted : policy.onInsert(id, f.header.fileLength())) {
+                removeLocked(evicted);
+            }
+        }
+        while (used > quota && evictVictimBytesLocked() >= 0) {
+            // the quota shrank since the pages were written
+        }
+        if (damaged > 0) {
+            meters.checksumFailures.increment(damaged);
+        }
+        log.info("cache directory {}: {} pages ({} bytes) restored in {} ms{}", root, index.size(), used,
+                (System.nanoTime() - startNs) / 1_000_000, damaged > 0 ? ", " + damaged + " damaged files deleted" : "");
+    }
+
+    private record Found(PageFile.Header header, long mtimeMs) {}
+
+    private List<Found> scanFanout(Path dir) {
+        List<Found> found = new ArrayList<>();
+        ByteBuffer buffer = ByteBuffer.allocate(PageFile.MAX_HEADER);
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path file : files) {
+                Found f = inspect(file, buffer);
+                if (f != null) {
+                    found.add(f);
+                }
+            }
+        } catch (NoSuchFileException e) {
+            // not created yet
+        } catch (IOException e) {
+            log.warn("cannot list cache directory {}: {}", dir, e.toString());
+        }
+        return found;
+    }
+
+    /** The header of a page file, a damaged marker (header null) if it is not a whole page, or null if not ours. */
+    private Found inspect(Path file, ByteBuffer buffer) {
+        String fileName = file.getFileName().toString();
+        if (!fileName.endsWith(SUFFIX)) {
+            return null;
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = channel.size();
+            buffer.clear().limit((int) Math.min(buffer.capacity(), size));
+            readFully(channel, buffer, 0);
+            PageFile.Header header = PageFile.parse(buffer.flip());
+            if (header == null || header.fileLength() != size || !pathOf(header.id()).equals(file)) {
+                deleteQuietly(file);
+                return new Found(null, 0);
+            }
+            return new Found(header, Files.getLastModifiedTime(file).toMillis());
+        } catch (IOException e) {
+            deleteQuietly(file);
+            return new Found(null, 0);
+        }
+    }
+
+    void close() {
+        synchronized (lock) {
+            try {
+                if (fileLock != null) {
+                    fileLock.release();
+                }
+                if (lockChannel != null) {
+                    lockChannel.close();
+                }
+            } catch (IOException e) {
+                log.debug("releasing the lock of {}: {}", root, e.toString());
+            } finally {
+                fileLock = null;
+                lockChannel = null;
+                usable = false;
+                closed = true;
+            }
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            log.debug("cannot delete {}: {}", file, e.toString());
+        }
+    }
+
+    private static ByteBuffer takeScratch(int size) {
+        ByteBuffer b = SCRATCH.poll();
+        if (b == null || b.capacity() < size) {
+            return ByteBuffer.allocateDirect(Math.max(size, 64 << 10));
+        }
+        return b;
+    }
+
+    private static void giveScratch(ByteBuffer b) {
+        if (SCRATCH.size() < SCRATCH_KEPT) {
+            SCRATCH.offer(b);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "cache directory " + root;
+    }
+
+    /** What the index knows of one page file. */
+    private static final class Entry {
+        final PageId id;
+        final int headerLength;
+        final int dataLength;
+        int hits;
+
+        Entry(PageId id, int headerLength, int dataLength) {
+            this.id = id;
+            this.headerLength = headerLength;
+            this.dataLength = dataLength;
+        }
+
+        long fileLength() {
+            return (long) headerLength + dataLength;
+        }
+    }
+}

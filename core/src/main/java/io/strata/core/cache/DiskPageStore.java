@@ -1,0 +1,173 @@
+package io.strata.core.cache;
+
+import io.strata.core.cache.evict.EvictionPolicies;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The disk tier: pages as checksummed files in one or more cache directories ({@link CacheDir}),
+ * each with its own quota and eviction order.
+ *
+ * <p>A page's home directory is chosen by a hash of its file and page number, so a file's pages
+ * spread over the directories; when the home directory is unusable the page goes to the next one
+ * that is. Lookups try the home directory first, then the others.
+ */
+public final class DiskPageStore implements PageStore {
+    private final List<CacheDir> dirs;
+    private final CacheMetrics.Tier meters;
+
+    /** One cache directory and its quota in bytes. */
+    public record Dir(Path path, long quotaBytes) {
+        public Dir {
+            requireNonNull(path, "path is null");
+            if (quotaBytes <= 0) {
+                throw new IllegalArgumentException("quota must be positive: " + quotaBytes);
+            }
+        }
+    }
+
+    /**
+     * Opens the directories, creating them as needed and restoring the pages they hold; a
+     * directory that cannot be used is reported once and bypassed (see {@link CacheDir}).
+     */
+    public DiskPageStore(List<Dir> dirs, double freeSpaceRatio, String eviction, CacheMetrics metrics,
+                         DiskSpace space, LongSupplier nanoClock) {
+        if (dirs.isEmpty()) {
+            throw new IllegalArgumentException("no cache directory");
+        }
+        this.meters = metrics.tier("disk");
+        List<CacheDir> opened = new ArrayList<>();
+        for (Dir dir : dirs) {
+            opened.add(new CacheDir(dir.path(), dir.quotaBytes(), freeSpaceRatio,
+                    EvictionPolicies.create(eviction, dir.quotaBytes()), meters, space, nanoClock));
+        }
+        this.dirs = List.copyOf(opened);
+        metrics.gauges("disk", this);
+    }
+
+    private int home(PageId id) {
+        int hash = id.fileKey().hashCode() * 31 + Long.hashCode(id.index());
+        return Math.floorMod(hash ^ (hash >>> 16), dirs.size());
+    }
+
+    @Override
+    public int read(PageId id, int pageOffset, ByteBuffer dst) {
+        int home = home(id);
+        for (int i = 0; i < dirs.size(); i++) {
+            CacheDir dir = dirs.get((home + i) % dirs.size());
+            if (i > 0 && !dir.contains(id)) {
+                continue;
+            }
+            int n = dir.read(id, pageOffset, dst);
+            if (n >= 0) {
+                meters.hits.increment();
+                meters.bytesRead.increment(n);
+                return n;
+            }
+        }
+        meters.misses.increment();
+        return -1;
+    }
+
+    /** How often the page was hit since it was stored or restored; 0 when absent. */
+    int hits(PageId id) {
+        for (CacheDir dir : dirs) {
+            int hits = dir.hits(id);
+            if (hits > 0) {
+                return hits;
+            }
+        }
+        return 0;
+    }
+
+    @Override
+    public boolean put(PageId id, ByteBuffer data) {
+        int home = home(id);
+        for (int i = 0; i < dirs.size(); i++) {
+            CacheDir dir = dirs.get((home + i) % dirs.size());
+            if (i == 0 || dir.usable()) {
+                if (dir.put(id, data)) {
+                    return true;
+                }
+                if (dir.usable()) {
+                    return false; // usable but full: a page does not wander to another directory's quota
+                }
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public int length(PageId id) {
+        for (CacheDir dir : dirs) {
+            int n = dir.length(id);
+            if (n >= 0) {
+                return n;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public void delete(PageId id) {
+        dirs.forEach(dir -> dir.delete(id));
+    }
+
+    @Override
+    public long usedBytes() {
+        return dirs.stream().mapToLong(CacheDir::usedBytes).sum();
+    }
+
+    @Override
+    public long pageCount() {
+        return dirs.stream().mapToLong(CacheDir::pageCount).sum();
+    }
+
+    @Override
+    public long capacityBytes() {
+        return dirs.stream().mapToLong(CacheDir::quota).sum();
+    }
+
+    /** Whether any directory takes pages now. */
+    public boolean usable() {
+        return dirs.stream().anyMatch(CacheDir::usable);
+    }
+
+    @Override
+    public boolean accepting() {
+        for (CacheDir dir : dirs) {
+            if (dir.accepting()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    List<CacheDir> dirs() {
+        return dirs;
+    }
+
+    /** Page id → file length, over every directory. */
+    Map<PageId, Long> snapshot() {
+        Map<PageId, Long> all = new java.util.HashMap<>();
+        dirs.forEach(dir -> all.putAll(dir.snapshot()));
+        return all;
+    }
+
+    @Override
+    public void close() {
+        dirs.forEach(CacheDir::close);
+    }
+
+    @Override
+    public String toString() {
+        return "disk tier " + dirs;
+    }
+}

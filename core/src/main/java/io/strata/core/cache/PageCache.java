@@ -1,0 +1,153 @@
+package io.strata.core.cache;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.strata.core.cache.evict.EvictionPolicies;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The data cache of one mount: its {@link PageStore} (memory tier, disk tier, or both), the
+ * read path through it, and the bounded pool that fills it. What the client holds and calls.
+ */
+public final class PageCache implements Closeable {
+    private static final Logger log = LoggerFactory.getLogger(PageCache.class);
+    /** Threads that write fetched pages into the store. */
+    static final int FILL_THREADS = 2;
+    /** Fills waiting for a thread; past this a fill is dropped. Bounds the fetched pages kept in memory. */
+    static final int FILL_QUEUE = 64;
+
+    private final PageStore store;
+    private final int pageSize;
+    private final boolean cacheOnWrite;
+    private final CacheMetrics metrics;
+    private final ExecutorService ownedPool;
+    private final PageReader reader;
+
+    /**
+     * @param fills where fills (and promotions) run
+     * @param ownedPool shut down at close, or null when the caller owns {@code fills}
+     */
+    PageCache(PageStore store, int pageSize, boolean cacheOnWrite, CacheMetrics metrics, Executor fills,
+              ExecutorService ownedPool) {
+        this.store = requireNonNull(store, "store is null");
+        this.pageSize = pageSize;
+        this.cacheOnWrite = cacheOnWrite;
+        this.metrics = requireNonNull(metrics, "metrics is null");
+        this.ownedPool = ownedPool;
+        this.reader = new PageReader(store, pageSize, fills, metrics);
+    }
+
+    /** The cache {@code config} describes, with its meters in {@code registry}; null when it has no tier. */
+    public static PageCache open(PageStoreConfig config, MeterRegistry registry) {
+        if (!config.enabled()) {
+            return null;
+        }
+        ThreadPoolExecutor pool = fillPool();
+        try {
+            return open(config, new CacheMetrics(registry), pool, pool, DiskSpace.SYSTEM, System::nanoTime);
+        } catch (RuntimeException e) {
+            pool.shutdown();
+            throw e;
+        }
+    }
+
+    /** As {@link #open(PageStoreConfig, MeterRegistry)}, with every moving part given: for tests and benchmarks. */
+    public static PageCache open(PageStoreConfig config, CacheMetrics metrics, Executor fills, ExecutorService ownedPool,
+                                 DiskSpace space, LongSupplier nanoClock) {
+        MemoryPageStore memory = config.memoryBytes() > 0
+                ? new MemoryPageStore(config.pageSize(), config.memoryBytes(),
+                        EvictionPolicies.create(config.eviction(), config.memoryBytes()), metrics)
+                : null;
+        DiskPageStore disk = config.dirs().isEmpty() ? null
+                : new DiskPageStore(config.dirs(), config.freeSpaceRatio(), config.eviction(), metrics, space, nanoClock);
+        PageStore store = memory == null ? disk : disk == null ? memory
+                : new TieredPageStore(memory, disk, fills, metrics);
+        log.info("page cache: {} (pages of {} bytes, {} eviction)", store, config.pageSize(), config.eviction());
+        return new PageCache(store, config.pageSize(), config.cacheOnWrite(), metrics, fills, ownedPool);
+    }
+
+    private static ThreadPoolExecutor fillPool() {
+        AtomicInteger n = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(FILL_THREADS, FILL_THREADS, 30, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(FILL_QUEUE), r -> {
+                    Thread t = new Thread(r, "strata-cache-fill-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                }, new ThreadPoolExecutor.AbortPolicy());
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    public int pageSize() {
+        return pageSize;
+    }
+
+    public boolean cacheOnWrite() {
+        return cacheOnWrite;
+    }
+
+    public PageStore store() {
+        return store;
+    }
+
+    public CacheMetrics metrics() {
+        return metrics;
+    }
+
+    /**
+     * Reads version {@code version} of file {@code fileKey} at {@code offset} through the cache,
+     * fetching missing pages from {@code source}; returns the bytes read, short only at the end
+     * of the file.
+     */
+    public int read(PageSource source, String fileKey, String version, ByteBuffer dst, long offset)
+            throws IOException {
+        return reader.read(source, fileKey, version, dst, offset);
+    }
+
+    /** Stores a page in the background (written data, with cache_on_write); dropped if the pool is busy. */
+    public void offer(PageId id, ByteBuffer page) {
+        reader.fill(id, page, () -> { });
+    }
+
+    /** How many of the first {@code size} bytes of this version of the file are cached. */
+    public long cachedBytes(String fileKey, String version, long size) {
+        long cached = 0;
+        for (long index = 0; index * pageSize < size; index++) {
+            int length = store.length(new PageId(fileKey, version, index, pageSize));
+            if (length > 0) {
+                cached += Math.min(length, size - index * pageSize);
+            }
+        }
+        return cached;
+    }
+
+    /** Waits for queued fills (bounded), then closes the store; pages on disk stay. */
+    @Override
+    public void close() {
+        try {
+            if (ownedPool != null) {
+                ownedPool.shutdown();
+                if (!ownedPool.awaitTermination(10, TimeUnit.SECONDS)) {
+                    log.warn("page cache fills still running after 10 s at close; their pages are dropped");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            store.close();
+        }
+    }
+}

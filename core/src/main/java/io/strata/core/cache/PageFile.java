@@ -1,0 +1,154 @@
+package io.strata.core.cache;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.zip.CRC32C;
+
+/**
+ * The format of one page file on disk: a checksummed header, then the page's bytes.
+ *
+ * <pre>
+ * offset  size  field
+ *      0     8  magic "STRPAGE\n"
+ *      8     2  format version (1)
+ *     10     2  reserved (0)
+ *     12     4  header length H, in bytes, this field to the header CRC included
+ *     16     4  page size
+ *     20     4  data length D (at most the page size; less for a file's last page)
+ *     24     8  page index
+ *     32     4  chunk size C
+ *     36     2  file key length K (UTF-8 bytes)
+ *     38     2  version length V (UTF-8 bytes)
+ *     40     K  file key
+ *   40+K     V  version
+ * 40+K+V  4*N  CRC32C of each data chunk of C bytes (the last may be shorter), N = ceil(D / C)
+ *  H - 4     4  CRC32C of header bytes [0, H - 4)
+ *      H     D  the page's bytes
+ * </pre>
+ *
+ * All integers are big-endian. A file is valid when its length is exactly H + D, the header CRC
+ * matches, and it names the page its file name says it holds. Each data chunk's CRC is checked
+ * whenever the chunk is read, so reading part of a page reads and verifies only the chunks it
+ * overlaps.
+ */
+final class PageFile {
+    static final byte[] MAGIC = "STRPAGE\n".getBytes(StandardCharsets.US_ASCII);
+    static final int FORMAT_VERSION = 1;
+    /** Enough for the fixed fields, a file key and version of up to 4 KiB each, and 1024 chunk CRCs. */
+    static final int MAX_HEADER = 40 + 2 * 4096 + 4 * 1024 + 4;
+    private static final int FIXED = 40;
+    private static final int MAX_NAME = 4096;
+    private static final int MAX_CHUNKS = 1024;
+    private static final int CHUNK = 64 << 10;
+
+    /** A parsed, verified header. */
+    record Header(PageId id, int headerLength, int dataLength, int chunkSize, int[] chunkCrcs) {
+        long fileLength() {
+            return (long) headerLength + dataLength;
+        }
+    }
+
+    private PageFile() {}
+
+    /** The chunk size for pages of {@code pageSize}: 64 KiB, larger for pages over 64 MiB. */
+    static int chunkSize(int pageSize) {
+        int chunk = CHUNK;
+        while ((pageSize + chunk - 1) / chunk > MAX_CHUNKS) {
+            chunk *= 2;
+        }
+        return Math.min(chunk, pageSize);
+    }
+
+    /** Whether {@code id} can be written in this format (its names fit the header). */
+    static boolean fits(PageId id) {
+        return utf8(id.fileKey()).length <= MAX_NAME && utf8(id.version()).length <= MAX_NAME;
+    }
+
+    /** The header for {@code data} (its remaining bytes) as page {@code id}; leaves data's position alone. */
+    static ByteBuffer header(PageId id, ByteBuffer data) {
+        byte[] key = utf8(id.fileKey());
+        byte[] version = utf8(id.version());
+        int dataLength = data.remaining();
+        int chunk = chunkSize(id.pageSize());
+        int chunks = (dataLength + chunk - 1) / chunk;
+        int headerLength = FIXED + key.length + version.length + 4 * chunks + 4;
+        ByteBuffer h = ByteBuffer.allocate(headerLength).order(ByteOrder.BIG_ENDIAN);
+        h.put(MAGIC).putShort((short) FORMAT_VERSION).putShort((short) 0).putInt(headerLength)
+                .putInt(id.pageSize()).putInt(dataLength).putLong(id.index()).putInt(chunk)
+                .putShort((short) key.length).putShort((short) version.length).put(key).put(version);
+        for (int c = 0; c < chunks; c++) {
+            int from = data.position() + c * chunk;
+            h.putInt(crc(data.duplicate().limit(Math.min(data.limit(), from + chunk)).position(from)));
+        }
+        h.putInt(crc(h.duplicate().flip()));
+        return h.flip();
+    }
+
+    /**
+     * Parses and verifies a header from {@code bytes} (the file's first bytes, at least the
+     * header's length); null when it is not a valid header of this format.
+     */
+    static Header parse(ByteBuffer bytes) {
+        ByteBuffer h = bytes.duplicate().order(ByteOrder.BIG_ENDIAN);
+        int start = h.position();
+        if (h.remaining() < FIXED + 4) {
+            return null;
+        }
+        byte[] magic = new byte[MAGIC.length];
+        h.get(magic);
+        if (!java.util.Arrays.equals(magic, MAGIC) || h.getShort() != FORMAT_VERSION) {
+            return null;
+        }
+        h.getShort();
+        int headerLength = h.getInt();
+        if (headerLength < FIXED + 4 || headerLength > MAX_HEADER || bytes.remaining() < headerLength) {
+            return null;
+        }
+        ByteBuffer covered = bytes.duplicate().limit(start + headerLength - 4);
+        int storedCrc = bytes.duplicate().order(ByteOrder.BIG_ENDIAN).getInt(start + headerLength - 4);
+        if (crc(covered) != storedCrc) {
+            return null;
+        }
+        int pageSize = h.getInt();
+        int dataLength = h.getInt();
+        long index = h.getLong();
+        int chunk = h.getInt();
+        int keyLength = h.getShort() & 0xffff;
+        int versionLength = h.getShort() & 0xffff;
+        if (pageSize <= 0 || dataLength < 0 || dataLength > pageSize || index < 0 || chunk <= 0) {
+            return null;
+        }
+        int chunks = (dataLength + chunk - 1) / chunk;
+        if (FIXED + keyLength + versionLength + 4L * chunks + 4 != headerLength) {
+            return null;
+        }
+        byte[] key = new byte[keyLength];
+        byte[] version = new byte[versionLength];
+        h.get(key).get(version);
+        int[] crcs = new int[chunks];
+        for (int c = 0; c < chunks; c++) {
+            crcs[c] = h.getInt();
+        }
+        PageId id = new PageId(new String(key, StandardCharsets.UTF_8), new String(version, StandardCharsets.UTF_8),
+                index, pageSize);
+        return new Header(id, headerLength, dataLength, chunk, crcs);
+    }
+
+    /** The header length of page {@code id} holding {@code dataLength} bytes. */
+    static int headerLength(PageId id, int dataLength) {
+        int chunk = chunkSize(id.pageSize());
+        int chunks = (dataLength + chunk - 1) / chunk;
+        return FIXED + utf8(id.fileKey()).length + utf8(id.version()).length + 4 * chunks + 4;
+    }
+
+    static int crc(ByteBuffer bytes) {
+        CRC32C crc = new CRC32C();
+        crc.update(bytes.duplicate());
+        return (int) crc.getValue();
+    }
+
+    private static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,33 @@
+package io.strata.core.cache;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The identity of one cached page: which file, which content of it, which page, at which page size.
+ *
+ * <p>The version (an ETag, or size and mtime for a local file) is part of the identity, so a file
+ * changed behind the mount is looked up under a new id and never served from its old pages; the
+ * page size is too, so pages cut at another size are never read as this one.
+ *
+ * @param fileKey the file, stable across renames: the volume's id and the inode number
+ * @param version the content version the page was read from
+ * @param index the page number: the page holds bytes {@code [index * pageSize, (index + 1) * pageSize)}
+ * @param pageSize the page size the file was cut at
+ */
+public record PageId(String fileKey, String version, long index, int pageSize) {
+    public PageId {
+        requireNonNull(fileKey, "fileKey is null");
+        requireNonNull(version, "version is null");
+        if (index < 0) {
+            throw new IllegalArgumentException("page index is negative: " + index);
+        }
+        if (pageSize <= 0) {
+            throw new IllegalArgumentException("page size must be positive: " + pageSize);
+        }
+    }
+
+    /** The file offset of the page's first byte. */
+    public long offset() {
+        return index * pageSize;
+    }
+}

@@ -1,0 +1,188 @@
+package io.strata.core.cache;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads file ranges through the page store: splits a read at page boundaries, serves each page
+ * from the store when it is there, and fetches the whole, aligned page from the under storage
+ * when it is not.
+ *
+ * <p>A fetched page is handed to the fill pool to be stored, and the reader copies its part at
+ * once without waiting. Until the fill is done the page stays in the in-flight table, so a read
+ * of the same page in the meantime (another thread, or the next kernel request of a sequential
+ * read) copies from the fetched bytes rather than fetching again; concurrent misses on one page
+ * likewise join the one fetch. When the fill pool's queue is full the fill is dropped (counted),
+ * never waited for: readers do not block on the cache.
+ */
+final class PageReader {
+    private final PageStore store;
+    private final int pageSize;
+    private final Executor fills;
+    private final CacheMetrics.Tier ufs;
+    private final CacheMetrics.Tier all;
+    private final ConcurrentMap<PageId, CompletableFuture<ByteBuffer>> inFlight = new ConcurrentHashMap<>();
+
+    PageReader(PageStore store, int pageSize, Executor fills, CacheMetrics metrics) {
+        this.store = requireNonNull(store, "store is null");
+        this.pageSize = pageSize;
+        this.fills = requireNonNull(fills, "fills is null");
+        this.ufs = metrics.tier("ufs");
+        this.all = metrics.tier("all");
+    }
+
+    /**
+     * Reads up to {@code dst.remaining()} bytes of version {@code version} of {@code fileKey} at
+     * {@code offset}; returns the count, short only at the end of the file (0 there).
+     */
+    int read(PageSource source, String fileKey, String version, ByteBuffer dst, long offset) throws IOException {
+        int total = 0;
+        long position = offset;
+        while (dst.hasRemaining()) {
+            long index = position / pageSize;
+            int pageOffset = (int) (position % pageSize);
+            int want = Math.min(dst.remaining(), pageSize - pageOffset);
+            PageId id = new PageId(fileKey, version, index, pageSize);
+            ByteBuffer window = dst.duplicate().limit(dst.position() + want);
+            int n = store.read(id, pageOffset, window);
+            if (n < 0) {
+                n = readMissing(source, id, pageOffset, window);
+            }
+            dst.position(dst.position() + n);
+            total += n;
+            position += n;
+            if (n < want) {
+                break; // the page ends here: end of file
+            }
+        }
+        return total;
+    }
+
+    private int readMissing(PageSource source, PageId id, int pageOffset, ByteBuffer dst) throws IOException {
+        while (true) {
+            if (!store.accepting()) {
+                CompletableFuture<ByteBuffer> running = inFlight.get(id);
+                ByteBuffer page = running == null ? null : await(running);
+                return page != null ? copy(page, pageOffset, dst) : readAround(source, id, pageOffset, dst);
+            }
+            CompletableFuture<ByteBuffer> mine = new CompletableFuture<>();
+            CompletableFuture<ByteBuffer> running = inFlight.putIfAbsent(id, mine);
+            if (running != null) {
+                ufs.sharedFetches.increment();
+                ByteBuffer page = await(running);
+                if (page != null) {
+                    return copy(page, pageOffset, dst);
+                }
+            } else if (store.length(id) >= 0) {
+                // Stored between our miss and now (a fill that just finished): no fetch after all.
+                inFlight.remove(id, mine);
+                mine.complete(null);
+            } else {
+                ByteBuffer page;
+                try {
+                    page = fetch(source, id);
+                } catch (IOException | RuntimeException e) {
+                    inFlight.remove(id, mine);
+                    mine.completeExceptionally(e);
+                    throw e;
+                }
+                mine.complete(page);
+                fill(id, page, () -> inFlight.remove(id, mine));
+                return copy(page, pageOffset, dst);
+            }
+            int n = store.read(id, pageOffset, dst); // the page is in the store now (or was, and is missed again)
+            if (n >= 0) {
+                return n;
+            }
+        }
+    }
+
+    private static int copy(ByteBuffer page, int pageOffset, ByteBuffer dst) {
+        int n = Math.min(dst.remaining(), page.remaining() - pageOffset);
+        if (n <= 0) {
+            return 0;
+        }
+        dst.put(page.duplicate().position(page.position() + pageOffset).limit(page.position() + pageOffset + n));
+        return n;
+    }
+
+    /** The store takes no pages now: reads just the requested bytes, as if there were no cache. */
+    private int readAround(PageSource source, PageId id, int pageOffset, ByteBuffer dst) throws IOException {
+        int start = dst.position();
+        long offset = id.offset() + pageOffset;
+        while (dst.hasRemaining()) {
+            if (source.read(dst, offset + dst.position() - start) <= 0) {
+                break;
+            }
+        }
+        ufs.bypassedReads.increment();
+        ufs.bytesFetched.increment(dst.position() - start);
+        return dst.position() - start;
+    }
+
+    private ByteBuffer fetch(PageSource source, PageId id) throws IOException {
+        ByteBuffer page = ByteBuffer.allocate(pageSize);
+        long offset = id.offset();
+        while (page.hasRemaining()) {
+            if (source.read(page, offset + page.position()) <= 0) {
+                break; // end of file (0: a source that makes no progress ends the page too)
+            }
+        }
+        page.flip();
+        ufs.fetches.increment();
+        ufs.bytesFetched.increment(page.remaining());
+        return page.asReadOnlyBuffer();
+    }
+
+    /** Stores a page in the background; {@code done} runs once it is stored or dropped. */
+    void fill(PageId id, ByteBuffer page, Runnable done) {
+        if (!page.hasRemaining()) {
+            done.run();
+            return;
+        }
+        try {
+            fills.execute(() -> {
+                try {
+                    store.put(id, page.duplicate());
+                } finally {
+                    done.run();
+                }
+            });
+        } catch (RejectedExecutionException full) {
+            all.fillsDropped.increment();
+            done.run();
+        }
+    }
+
+    private static ByteBuffer await(CompletableFuture<ByteBuffer> fetch) throws IOException {
+        try {
+            return fetch.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof UncheckedIOException uio) {
+                throw uio.getCause();
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IOException("page fetch failed", cause);
+        }
+    }
+
+    /** Fetches in flight or waiting for their fill; for tests. */
+    int inFlight() {
+        return inFlight.size();
+    }
+}

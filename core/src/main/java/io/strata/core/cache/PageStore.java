@@ -1,0 +1,60 @@
+package io.strata.core.cache;
+
+import java.io.Closeable;
+import java.nio.ByteBuffer;
+
+/**
+ * Fixed-size pages of file data, kept in one tier (memory, disk directories) or several.
+ *
+ * <p>A page is immutable once stored: its id includes the content version, so new content is a
+ * new page. A store never returns wrong data: a page it cannot read back whole and verified
+ * (missing, short, failing its checksum) is a miss, and is dropped. It never throws for a cache
+ * failure either: a tier that cannot store a page declines it ({@link #put} returns false), and
+ * the caller reads from the under storage as if there were no cache.
+ *
+ * <p>Implementations are safe for concurrent use.
+ */
+public interface PageStore extends Closeable {
+    /**
+     * Copies the page's bytes from {@code pageOffset} into {@code dst}, as many as fit and the
+     * page holds, advancing {@code dst}'s position.
+     *
+     * @return the number of bytes copied (0 when {@code pageOffset} is at or past the page's end),
+     *     or -1 when the page is not here; on -1 {@code dst}'s position is unchanged
+     */
+    int read(PageId id, int pageOffset, ByteBuffer dst);
+
+    /**
+     * Stores a copy of {@code data}'s remaining bytes (at most the page size) as the page; leaves
+     * {@code data}'s position alone. True if the page is here afterwards (stored now or before).
+     */
+    boolean put(PageId id, ByteBuffer data);
+
+    /**
+     * Whether a page put now could be stored: false while the store's directories are unusable or
+     * its disks full. Readers then read just what they need from the under storage instead of
+     * fetching whole pages only to drop them.
+     */
+    default boolean accepting() {
+        return true;
+    }
+
+    /** The page's length in bytes if it is here, else -1. Does not count as an access. */
+    int length(PageId id);
+
+    /** Drops the page if it is here. */
+    void delete(PageId id);
+
+    /** Bytes this store holds for its pages (for the disk tier: page files with their headers). */
+    long usedBytes();
+
+    /** Number of pages held. */
+    long pageCount();
+
+    /** The most bytes this store holds. */
+    long capacityBytes();
+
+    /** Releases memory, files and locks; pages on disk stay for the next open. */
+    @Override
+    void close();
+}

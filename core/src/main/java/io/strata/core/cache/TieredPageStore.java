@@ -1,0 +1,127 @@
+package io.strata.core.cache;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A memory tier in front of a disk tier, inclusive: every page stored goes to both, so a page
+ * the memory tier evicts is still on disk. A memory hit does no disk I/O. A disk page hit for the
+ * {@link #PROMOTE_AFTER_HITS}th time is hot: it is copied up into memory in the background (on
+ * the fill pool, dropped if that is busy), so its next reads are memory hits.
+ */
+public final class TieredPageStore implements PageStore {
+    /** Disk hits after which a page is copied into memory. */
+    static final int PROMOTE_AFTER_HITS = 2;
+
+    private final MemoryPageStore memory;
+    private final DiskPageStore disk;
+    private final Executor promotions;
+    private final CacheMetrics.Tier memoryMeters;
+    private final ConcurrentHashMap<PageId, Boolean> promoting = new ConcurrentHashMap<>();
+
+    /** @param promotions where promotions run: the fill pool, or a direct executor in tests */
+    public TieredPageStore(MemoryPageStore memory, DiskPageStore disk, Executor promotions, CacheMetrics metrics) {
+        this.memory = requireNonNull(memory, "memory is null");
+        this.disk = requireNonNull(disk, "disk is null");
+        this.promotions = requireNonNull(promotions, "promotions is null");
+        this.memoryMeters = metrics.tier("memory");
+    }
+
+    public MemoryPageStore memory() {
+        return memory;
+    }
+
+    public DiskPageStore disk() {
+        return disk;
+    }
+
+    @Override
+    public int read(PageId id, int pageOffset, ByteBuffer dst) {
+        int n = memory.read(id, pageOffset, dst);
+        if (n >= 0) {
+            return n;
+        }
+        n = disk.read(id, pageOffset, dst);
+        if (n >= 0 && disk.hits(id) >= PROMOTE_AFTER_HITS) {
+            promote(id);
+        }
+        return n;
+    }
+
+    private void promote(PageId id) {
+        if (id.pageSize() != memory.pageSize() || promoting.putIfAbsent(id, Boolean.TRUE) != null) {
+            return;
+        }
+        try {
+            promotions.execute(() -> {
+                try {
+                    ByteBuffer page = ByteBuffer.allocate(id.pageSize());
+                    if (memory.length(id) < 0 && disk.read(id, 0, page) > 0 && memory.put(id, page.flip())) {
+                        memoryMeters.promotions.increment();
+                    }
+                } finally {
+                    promoting.remove(id);
+                }
+            });
+        } catch (RejectedExecutionException busy) {
+            promoting.remove(id);
+        }
+    }
+
+    @Override
+    public boolean put(PageId id, ByteBuffer data) {
+        boolean inMemory = memory.put(id, data);
+        boolean onDisk = disk.put(id, data);
+        return inMemory || onDisk;
+    }
+
+    @Override
+    public boolean accepting() {
+        return memory.accepting() || disk.accepting();
+    }
+
+    @Override
+    public int length(PageId id) {
+        int n = memory.length(id);
+        return n >= 0 ? n : disk.length(id);
+    }
+
+    @Override
+    public void delete(PageId id) {
+        memory.delete(id);
+        disk.delete(id);
+    }
+
+    @Override
+    public long usedBytes() {
+        return memory.usedBytes() + disk.usedBytes();
+    }
+
+    @Override
+    public long pageCount() {
+        return memory.pageCount() + disk.pageCount();
+    }
+
+    @Override
+    public long capacityBytes() {
+        return memory.capacityBytes() + disk.capacityBytes();
+    }
+
+    @Override
+    public void close() {
+        try {
+            memory.close();
+        } finally {
+            disk.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return memory + " over " + disk;
+    }
+}

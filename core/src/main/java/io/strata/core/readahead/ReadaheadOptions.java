@@ -1,0 +1,45 @@
+package io.strata.core.readahead;
+
+import io.strata.core.conf.DataSize;
+import io.strata.core.conf.Option;
+import io.strata.core.conf.OptionGroup;
+import io.strata.core.conf.OptionType;
+
+import java.util.List;
+
+/**
+ * Options of the readahead/prefetch engine under the page store (S3 volumes): how far a sequential
+ * reader is read ahead, whether a random read fetches its whole block, and how much memory the
+ * engine's buffers may hold.
+ */
+public final class ReadaheadOptions implements OptionGroup {
+    public static final Option<DataSize> MAX_READAHEAD = Option.builder("max_readahead", OptionType.SIZE)
+            .defaultValue(DataSize.ofMiB(64))
+            .doc("Largest window a sequential reader is read ahead of its position, per stream: the window"
+                    + " starts at 1MiB and doubles while the reads stay sequential. 0 turns readahead off.")
+            .build();
+
+    public static final Option<Boolean> PREFETCH = Option.builder("prefetch", OptionType.BOOLEAN)
+            .defaultValue(true)
+            .doc("A small random read fetches its whole aligned 1MiB block (a read in the last 1MiB of a file:"
+                    + " the whole tail, where Parquet and ORC keep their footers), so reads near it need no"
+                    + " request of their own. prefetch=0 fetches just the bytes asked for.")
+            .build();
+
+    public static final Option<DataSize> BUFFER_SIZE = Option.builder("buffer_size", OptionType.SIZE)
+            .defaultValue(DataSize.ofMiB(300))
+            .doc("Memory for readahead buffers across the volume's files: bytes being fetched plus fetched bytes"
+                    + " not read yet. Readahead beyond it waits or shrinks; reads never exceed it.")
+            .check(s -> s.bytes() >= (64 << 10), "at least 64KiB")
+            .build();
+
+    @Override
+    public String title() {
+        return "Readahead";
+    }
+
+    @Override
+    public List<Option<?>> options() {
+        return List.of(MAX_READAHEAD, PREFETCH, BUFFER_SIZE);
+    }
+}

@@ -1,0 +1,130 @@
+package io.strata.core.ufs.s3;
+
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.core.async.SdkPublisher;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The body of a ranged GET, received straight into one buffer of the response's Content-Length
+ * (one copy, where the SDK's {@code toBytes()} grows a stream and copies it again). Each attempt
+ * of the SDK's retries starts over in a fresh buffer. A body longer than the range asked for (a
+ * store ignoring the Range header) or shorter than its Content-Length fails the attempt, as a
+ * client error the SDK retries like a broken connection.
+ */
+final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, ByteBuffer> {
+    private final int maxLength;
+    private volatile CompletableFuture<ByteBuffer> result;
+    private volatile GetObjectResponse response;
+
+    RangeBody(int maxLength) {
+        this.maxLength = maxLength;
+    }
+
+    @Override
+    public CompletableFuture<ByteBuffer> prepare() {
+        result = new CompletableFuture<>();
+        response = null;
+        return result;
+    }
+
+    @Override
+    public void onResponse(GetObjectResponse response) {
+        this.response = response;
+    }
+
+    @Override
+    public void onStream(SdkPublisher<ByteBuffer> publisher) {
+        CompletableFuture<ByteBuffer> attempt = result;
+        Long contentLength = response == null ? null : response.contentLength();
+        if (contentLength != null && contentLength > maxLength) {
+            attempt.completeExceptionally(SdkClientException.create("asked for " + maxLength + " bytes, the"
+                    + " response has " + contentLength + " (the store ignored the range)"));
+            publisher.subscribe(new Discard());
+            return;
+        }
+        int capacity = contentLength != null ? contentLength.intValue() : maxLength;
+        publisher.subscribe(new Collector(ByteBuffer.allocate(capacity), contentLength != null, attempt));
+    }
+
+    @Override
+    public void exceptionOccurred(Throwable error) {
+        CompletableFuture<ByteBuffer> attempt = result;
+        if (attempt != null) {
+            attempt.completeExceptionally(error);
+        }
+    }
+
+    /** A broken transfer, with an IOException cause so the SDK retries it as it retries a reset connection. */
+    private static SdkClientException failure(String message) {
+        return SdkClientException.builder().message(message).cause(new java.io.IOException(message)).build();
+    }
+
+    /** Copies the body's chunks into the buffer. */
+    private static final class Collector implements Subscriber<ByteBuffer> {
+        private final ByteBuffer target;
+        private final boolean exact;
+        private final CompletableFuture<ByteBuffer> attempt;
+        private Subscription subscription;
+
+        Collector(ByteBuffer target, boolean exact, CompletableFuture<ByteBuffer> attempt) {
+            this.target = target;
+            this.exact = exact;
+            this.attempt = attempt;
+        }
+
+        @Override
+        public void onSubscribe(Subscription subscription) {
+            this.subscription = subscription;
+            subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(ByteBuffer chunk) {
+            if (chunk.remaining() > target.remaining()) {
+                subscription.cancel();
+                attempt.completeExceptionally(failure("the response body is longer than " + target.capacity()
+                        + " bytes"));
+                return;
+            }
+            target.put(chunk);
+        }
+
+        @Override
+        public void onError(Throwable error) {
+            attempt.completeExceptionally(error);
+        }
+
+        @Override
+        public void onComplete() {
+            if (exact && target.hasRemaining()) {
+                attempt.completeExceptionally(failure("received " + target.position() + " of "
+                        + target.capacity() + " bytes"));
+                return;
+            }
+            attempt.complete(target.flip());
+        }
+    }
+
+    /** Refuses a body that is not wanted. */
+    private static final class Discard implements Subscriber<ByteBuffer> {
+        @Override
+        public void onSubscribe(Subscription subscription) {
+            subscription.cancel();
+        }
+
+        @Override
+        public void onNext(ByteBuffer chunk) {}
+
+        @Override
+        public void onError(Throwable error) {}
+
+        @Override
+        public void onComplete() {}
+    }
+}

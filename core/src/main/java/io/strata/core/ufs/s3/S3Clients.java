@@ -1,0 +1,108 @@
+package io.strata.core.ufs.s3;
+
+import io.strata.core.conf.OptionException;
+import io.strata.core.conf.Options;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.retries.StandardRetryStrategy;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
+
+import java.net.URI;
+import java.time.Duration;
+
+/**
+ * Builds the one {@link S3AsyncClient} of a volume from its {@link S3Options}.
+ *
+ * <p>HTTP goes through Netty (non-blocking; {@code s3.max_connections} connections). Failed
+ * attempts are retried by the SDK's standard strategy: throttling (503 SlowDown and the like),
+ * 5xx, connection resets and timeouts, up to {@code s3.max_attempts} attempts with exponential
+ * backoff and full jitter; its retry-quota circuit breaker is off, so every request gets its full,
+ * bounded budget whatever others did. There is no retry loop of our own anywhere above this.
+ */
+final class S3Clients {
+    private static final Region FALLBACK_REGION = Region.US_EAST_1;
+
+    private S3Clients() {}
+
+    static S3AsyncClient create(Options options) {
+        Duration requestTimeout = options.get(S3Options.REQUEST_TIMEOUT);
+        S3AsyncClientBuilder builder = S3AsyncClient.builder()
+                .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                        .maxConcurrency(options.get(S3Options.MAX_CONNECTIONS))
+                        .connectionTimeout(options.get(S3Options.CONNECT_TIMEOUT))
+                        .readTimeout(options.get(S3Options.SOCKET_TIMEOUT))
+                        .writeTimeout(options.get(S3Options.SOCKET_TIMEOUT))
+                        // Waiting for a free connection is bounded too; busy connections free up within one request.
+                        .connectionAcquisitionTimeout(requestTimeout))
+                .region(region(options))
+                .credentialsProvider(credentials(options))
+                .forcePathStyle(options.get(S3Options.PATH_STYLE_ACCESS))
+                .overrideConfiguration(c -> c
+                        .retryStrategy(retryStrategy(options))
+                        .apiCallAttemptTimeout(requestTimeout));
+        String endpoint = options.get(S3Options.ENDPOINT);
+        if (endpoint != null) {
+            builder.endpointOverride(URI.create(endpoint));
+        }
+        if (options.get(S3Options.CHECKSUM) == S3Options.Checksum.WHEN_REQUIRED) {
+            builder.requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+                    .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
+        } else {
+            builder.requestChecksumCalculation(RequestChecksumCalculation.WHEN_SUPPORTED)
+                    .responseChecksumValidation(ResponseChecksumValidation.WHEN_SUPPORTED);
+        }
+        return builder.build();
+    }
+
+    static StandardRetryStrategy retryStrategy(Options options) {
+        BackoffStrategy backoff = BackoffStrategy.exponentialDelay(options.get(S3Options.RETRY_BASE_DELAY),
+                options.get(S3Options.RETRY_MAX_DELAY));
+        return AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                .maxAttempts(options.get(S3Options.MAX_ATTEMPTS))
+                .backoffStrategy(backoff)
+                .throttlingBackoffStrategy(backoff)
+                .circuitBreakerEnabled(false)
+                .build();
+    }
+
+    /**
+     * The key pair from the options when both are set, else the SDK's default chain, which is
+     * resolved lazily at the first request. One of the two alone is a mistake, named without values.
+     */
+    static AwsCredentialsProvider credentials(Options options) {
+        String accessKey = options.get(S3Options.ACCESS_KEY_ID);
+        String secretKey = options.get(S3Options.SECRET_KEY);
+        if (accessKey == null && secretKey == null) {
+            return DefaultCredentialsProvider.builder().build();
+        }
+        if (accessKey == null || secretKey == null) {
+            throw new OptionException("set both " + S3Options.ACCESS_KEY_ID.key() + " and "
+                    + S3Options.SECRET_KEY.key() + ", or neither (then the AWS SDK's credential chain applies:"
+                    + " AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, ~/.aws/credentials)");
+        }
+        return StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey));
+    }
+
+    static Region region(Options options) {
+        String region = options.get(S3Options.REGION);
+        if (region != null) {
+            return Region.of(region);
+        }
+        try {
+            return new DefaultAwsRegionProviderChain().getRegion();
+        } catch (SdkClientException e) {
+            return FALLBACK_REGION;
+        }
+    }
+}

@@ -1,0 +1,318 @@
+package io.strata.core.cache;
+
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static io.strata.core.cache.AbstractPageStoreTest.PAGE;
+import static io.strata.core.cache.AbstractPageStoreTest.content;
+import static io.strata.core.cache.AbstractPageStoreTest.id;
+import static io.strata.core.cache.AbstractPageStoreTest.page;
+import static io.strata.core.cache.AbstractPageStoreTest.read;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The disk tier's own promises: damaged pages are misses, restarts keep pages, bad directories are bypassed. */
+class DiskTierTest {
+    @TempDir
+    Path base;
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final CacheMetrics metrics = new CacheMetrics(registry);
+    final AtomicLong clock = new AtomicLong(5_000_000_000L);
+    final List<DiskPageStore> opened = new ArrayList<>();
+    DiskSpace space = DiskSpace.SYSTEM;
+    ListAppender<ILoggingEvent> logs;
+
+    @BeforeEach
+    void captureLogs() {
+        logs = new ListAppender<>();
+        logs.start();
+        ((Logger) LoggerFactory.getLogger(CacheDir.class)).addAppender(logs);
+    }
+
+    @AfterEach
+    void closeAll() {
+        ((Logger) LoggerFactory.getLogger(CacheDir.class)).detachAppender(logs);
+        for (DiskPageStore store : opened) {
+            DiskPageStoreTest.assertIndexMatchesFiles(store);
+            store.close();
+        }
+    }
+
+    DiskPageStore open(Path dir, int pages) {
+        return open(List.of(new DiskPageStore.Dir(dir, DiskPageStoreTest.quota(pages))), 0.0);
+    }
+
+    DiskPageStore open(List<DiskPageStore.Dir> dirs, double freeSpaceRatio) {
+        DiskPageStore store = new DiskPageStore(dirs, freeSpaceRatio, "lru", metrics, space, clock::get);
+        opened.add(store);
+        return store;
+    }
+
+    void close(DiskPageStore store) {
+        DiskPageStoreTest.assertIndexMatchesFiles(store);
+        store.close();
+        opened.remove(store);
+    }
+
+    double count(String name) {
+        return registry.find(name).counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    long warnings() {
+        return logs.list.stream().filter(e -> e.getLevel() == ch.qos.logback.classic.Level.WARN).count();
+    }
+
+    Path fileOf(DiskPageStore store, PageId id) {
+        return store.dirs().get(0).pathOf(id);
+    }
+
+    @Test
+    void aCorruptByteIsAMissTheFileIsDeletedAndTheFailureCounted() throws IOException {
+        DiskPageStore store = open(base.resolve("c"), 8);
+        PageId id = id("f", 0);
+        store.put(id, page(id));
+        Path file = fileOf(store, id);
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            long at = raf.length() - 70_000; // in the data, first chunk
+            raf.seek(at);
+            int b = raf.read();
+            raf.seek(at);
+            raf.write(b ^ 0x40);
+        }
+        assertNull(read(store, id, 0, PAGE));
+        assertFalse(Files.exists(file));
+        assertEquals(1, count("strata.cache.checksum.failures"));
+        assertTrue(store.put(id, page(id)), "the page can be stored again");
+        assertArrayEquals(content(id, PAGE), read(store, id, 0, PAGE));
+    }
+
+    @Test
+    void aCorruptChunkFailsOnlyReadsThatTouchIt() throws IOException {
+        DiskPageStore store = open(base.resolve("c"), 8);
+        PageId id = id("f", 0);
+        store.put(id, page(id));
+        Path file = fileOf(store, id);
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(raf.length() - 10); // the second chunk
+            raf.write(0);
+            raf.write(1);
+            raf.write(2);
+        }
+        assertArrayEquals(AbstractPageStoreTest.slice(content(id, PAGE), 0, 1000), read(store, id, 0, 1000),
+                "the intact first chunk reads");
+        assertNull(read(store, id, PAGE - 100, 100));
+        assertEquals(1, count("strata.cache.checksum.failures"));
+    }
+
+    @Test
+    void aShortOrMissingFileIsAMiss() throws IOException {
+        DiskPageStore store = open(base.resolve("c"), 8);
+        PageId shortened = id("f", 0);
+        PageId removed = id("f", 1);
+        store.put(shortened, page(shortened));
+        store.put(removed, page(removed));
+        try (FileChannel ch = FileChannel.open(fileOf(store, shortened), StandardOpenOption.WRITE)) {
+            ch.truncate(ch.size() - 1);
+        }
+        Files.delete(fileOf(store, removed));
+        assertNull(read(store, shortened, PAGE - 10, 10));
+        assertNull(read(store, removed, 0, 10));
+        assertEquals(1, count("strata.cache.checksum.failures"));
+        assertEquals(1, count("strata.cache.pages.lost"));
+        assertEquals(0, store.pageCount());
+    }
+
+    @Test
+    void aHeaderNamingAnotherPageIsAMiss() throws IOException {
+        DiskPageStore store = open(base.resolve("c"), 8);
+        PageId a = id("f", 0);
+        PageId b = id("f", 1);
+        store.put(a, page(a));
+        store.put(b, page(b));
+        Files.copy(fileOf(store, b), fileOf(store, a), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        assertNull(read(store, a, 0, 10), "a's file holds b's page");
+        assertArrayEquals(content(b, 10), read(store, b, 0, 10));
+    }
+
+    @Test
+    void pagesSurviveACloseAndAreHitsAfterReopening() {
+        Path dir = base.resolve("c");
+        DiskPageStore first = open(dir, 8);
+        for (int i = 0; i < 5; i++) {
+            first.put(id("f", i), page(id("f", i)));
+        }
+        long used = first.usedBytes();
+        close(first);
+
+        DiskPageStore second = open(dir, 8);
+        assertEquals(5, second.pageCount());
+        assertEquals(used, second.usedBytes());
+        for (int i = 0; i < 5; i++) {
+            assertArrayEquals(content(id("f", i), PAGE), read(second, id("f", i), 0, PAGE));
+        }
+    }
+
+    @Test
+    void reopeningDeletesStagingLeftoversAndFilesThatAreNotWholePages() throws IOException {
+        Path dir = base.resolve("c");
+        DiskPageStore first = open(dir, 8);
+        PageId kept = id("f", 0);
+        PageId cut = id("f", 1);
+        first.put(kept, page(kept));
+        first.put(cut, page(cut));
+        Path cutFile = fileOf(first, cut);
+        close(first);
+        Files.writeString(dir.resolve("staging/abc.tmp"), "half a page");
+        Files.writeString(dir.resolve("pages/00/junk.page"), "not a page");
+        try (FileChannel ch = FileChannel.open(cutFile, StandardOpenOption.WRITE)) {
+            ch.truncate(1000);
+        }
+        DiskPageStore second = open(dir, 8);
+        assertEquals(1, second.pageCount());
+        assertFalse(Files.exists(dir.resolve("staging/abc.tmp")));
+        assertFalse(Files.exists(dir.resolve("pages/00/junk.page")));
+        assertFalse(Files.exists(cutFile));
+        assertEquals(2, count("strata.cache.checksum.failures"));
+    }
+
+    @Test
+    void reopeningWithASmallerQuotaEvictsDownToIt() {
+        Path dir = base.resolve("c");
+        DiskPageStore first = open(dir, 8);
+        for (int i = 0; i < 8; i++) {
+            first.put(id("f", i), page(id("f", i)));
+        }
+        close(first);
+        DiskPageStore second = open(dir, 3);
+        assertEquals(3, second.pageCount());
+        assertTrue(second.usedBytes() <= second.capacityBytes());
+    }
+
+    @Test
+    void pagesOfAnotherPageSizeAreKeptApartAndAgeOut() {
+        Path dir = base.resolve("c");
+        DiskPageStore first = open(dir, 8);
+        PageId small = new PageId("f", "v1", 0, PAGE / 2);
+        first.put(small, ByteBuffer.wrap(content(small, PAGE / 2)));
+        close(first);
+        DiskPageStore second = open(dir, 8);
+        assertEquals(-1, second.read(id("f", 0), 0, ByteBuffer.allocate(10)), "never read as a page of another size");
+        for (int i = 0; i < 9; i++) {
+            second.put(id("g", i), page(id("g", i)));
+        }
+        assertEquals(-1, second.length(small), "the old-size page was evicted first");
+    }
+
+    @Test
+    void aDirectoryThatCannotBeCreatedIsBypassedWithOneWarningAndRetriedLater() throws IOException {
+        Path blocker = Files.writeString(base.resolve("a-file"), "x");
+        DiskPageStore store = open(blocker.resolve("cache"), 8);
+        assertFalse(store.usable());
+        for (int i = 0; i < 3; i++) {
+            assertFalse(store.put(id("f", i), page(id("f", i))));
+            assertEquals(-1, store.read(id("f", i), 0, ByteBuffer.allocate(10)));
+        }
+        assertEquals(1, warnings(), "one warning: " + logs.list);
+        assertTrue(logs.list.get(0).getFormattedMessage().contains(blocker.resolve("cache").toString()));
+
+        Files.delete(blocker);
+        assertFalse(store.put(id("f", 0), page(id("f", 0))), "not retried before its time");
+        clock.addAndGet(CacheDir.RETRY.toNanos());
+        assertTrue(store.put(id("f", 0), page(id("f", 0))), "usable once the problem is gone");
+        assertEquals(1, warnings());
+    }
+
+    @Test
+    void aWriteFailureMakesTheDirectoryUnusableWithOneWarningUntilItsRetry() throws IOException {
+        Path dir = base.resolve("c");
+        DiskPageStore store = open(dir, 8);
+        store.put(id("f", 0), page(id("f", 0)));
+        Path staging = dir.resolve("staging");
+        Files.delete(staging);
+        Files.writeString(staging, "not a directory any more"); // like a disk gone read-only: writes fail
+        assertFalse(store.put(id("f", 1), page(id("f", 1))));
+        assertFalse(store.accepting());
+        assertFalse(store.put(id("f", 2), page(id("f", 2))));
+        assertEquals(1, warnings(), "one warning: " + logs.list);
+        assertArrayEquals(content(id("f", 0), PAGE), read(store, id("f", 0), 0, PAGE), "stored pages still read");
+
+        Files.delete(staging);
+        clock.addAndGet(CacheDir.RETRY.toNanos());
+        assertTrue(store.accepting(), "retried and usable again");
+        assertTrue(store.put(id("f", 1), page(id("f", 1))));
+    }
+
+    @Test
+    void aDirectoryInUseByAnotherStoreIsBypassed() {
+        Path dir = base.resolve("c");
+        DiskPageStore first = open(dir, 8);
+        DiskPageStore second = open(dir, 8);
+        assertTrue(first.usable());
+        assertFalse(second.usable());
+        assertFalse(second.put(id("f", 0), page(id("f", 0))));
+        assertTrue(first.put(id("f", 0), page(id("f", 0))));
+        opened.remove(second);
+        second.close();
+    }
+
+    @Test
+    void theFreeSpaceFloorEvictsPagesAndThenDeclinesThem() {
+        long[] usable = {200L << 20};
+        long total = 1000L << 20;
+        space = dir -> new DiskSpace.Usage(usable[0], total);
+        DiskPageStore store = open(List.of(new DiskPageStore.Dir(base.resolve("c"), DiskPageStoreTest.quota(8))), 0.1);
+        for (int i = 0; i < 4; i++) {
+            assertTrue(store.put(id("f", i), page(id("f", i))));
+        }
+        usable[0] = (100L << 20) + PAGE; // another program took space: less than a page (with header) above the floor
+        assertTrue(store.put(id("f", 10), page(id("f", 10))));
+        assertEquals(4, store.pageCount(), "room made by evicting rather than going below the floor");
+        usable[0] = 50L << 20; // far below the floor
+        assertFalse(store.put(id("f", 11), page(id("f", 11))));
+        assertEquals(0, store.pageCount(), "every page evicted trying to get back above the floor");
+        assertEquals(1, warnings(), "one warning that the directory is full: " + logs.list);
+    }
+
+    @Test
+    void eachDirectoryKeepsItsOwnQuota() {
+        List<DiskPageStore.Dir> dirs = List.of(new DiskPageStore.Dir(base.resolve("a"), DiskPageStoreTest.quota(2)),
+                new DiskPageStore.Dir(base.resolve("b"), DiskPageStoreTest.quota(3)));
+        DiskPageStore store = open(dirs, 0.0);
+        for (int i = 0; i < 40; i++) {
+            store.put(id("f", i), page(id("f", i)));
+        }
+        for (CacheDir dir : store.dirs()) {
+            assertTrue(dir.usedBytes() <= dir.quota(), dir + " over quota");
+            assertTrue(dir.pageCount() > 0, dir + " holds pages");
+        }
+        assertEquals(5, store.pageCount());
+    }
+
+    @Test
+    void aMissingCacheDirectoryIsCreated() {
+        DiskPageStore store = open(base.resolve("deep/er/cache"), 8);
+        assertTrue(store.usable());
+        assertTrue(Files.isDirectory(base.resolve("deep/er/cache/pages")));
+    }
+}

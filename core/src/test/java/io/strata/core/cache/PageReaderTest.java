@@ -1,0 +1,226 @@
+package io.strata.core.cache;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.strata.core.cache.evict.EvictionPolicies;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Queue;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The read path through the store: pages split and joined, misses fetched once, fills in the background. */
+class PageReaderTest {
+    static final int PAGE = 4096;
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final CacheMetrics metrics = new CacheMetrics(registry);
+    final MemoryPageStore store = new MemoryPageStore(PAGE, 64L * PAGE, EvictionPolicies.create("lru", 0), metrics);
+    /** Fills wait here until a test runs them: nothing happens in the background unseen. */
+    final Queue<Runnable> pendingFills = new ArrayDeque<>();
+    final PageReader reader = new PageReader(store, PAGE, pendingFills::add, metrics);
+
+    final byte[] file = new byte[10 * PAGE + 123];
+    final AtomicInteger sourceReads = new AtomicInteger();
+    final PageSource source = (dst, offset) -> {
+        sourceReads.incrementAndGet();
+        if (offset >= file.length) {
+            return -1;
+        }
+        int n = (int) Math.min(dst.remaining(), file.length - offset);
+        dst.put(file, (int) offset, n);
+        return n;
+    };
+
+    PageReaderTest() {
+        new Random(42).nextBytes(file);
+    }
+
+    byte[] read(long offset, int length) throws IOException {
+        ByteBuffer dst = ByteBuffer.allocate(length);
+        int n = reader.read(source, "f", "v1", dst, offset);
+        assertEquals(n, dst.position());
+        byte[] out = new byte[n];
+        dst.flip().get(out);
+        return out;
+    }
+
+    byte[] expected(long offset, int length) {
+        int n = (int) Math.max(0, Math.min(length, file.length - offset));
+        byte[] out = new byte[n];
+        System.arraycopy(file, (int) Math.min(offset, file.length), out, 0, n);
+        return out;
+    }
+
+    void runFills() {
+        Runnable r;
+        while ((r = pendingFills.poll()) != null) {
+            r.run();
+        }
+    }
+
+    double count(String name, String tier) {
+        var c = registry.find(name).tag("tier", tier).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    @Test
+    void readsAcrossPagesAndTheEndOfFileReturnTheFilesBytes() throws IOException {
+        Random random = new Random(1);
+        for (int i = 0; i < 200; i++) {
+            long offset = random.nextInt(file.length + 10);
+            int length = 1 + random.nextInt(3 * PAGE);
+            assertArrayEquals(expected(offset, length), read(offset, length), offset + "+" + length);
+            if (i % 7 == 0) {
+                runFills();
+            }
+        }
+        runFills();
+        assertEquals(0, reader.inFlight());
+    }
+
+    @Test
+    void aMissFetchesTheWholeAlignedPageAndTheFillMakesItAHit() throws IOException {
+        assertArrayEquals(expected(PAGE + 10, 20), read(PAGE + 10, 20));
+        assertEquals(1, count("strata.cache.fetches", "ufs"));
+        assertEquals(PAGE, count("strata.cache.bytes.fetched", "ufs"));
+        runFills();
+        int before = sourceReads.get();
+        assertArrayEquals(expected(PAGE, PAGE), read(PAGE, PAGE));
+        assertEquals(before, sourceReads.get(), "no fetch once filled");
+        assertEquals(1, count("strata.cache.hits", "memory"));
+    }
+
+    @Test
+    void aPageWaitingForItsFillServesReadsWithoutAnotherFetch() throws IOException {
+        read(0, 100);
+        assertEquals(1, pendingFills.size());
+        assertArrayEquals(expected(100, 200), read(100, 200));
+        assertArrayEquals(expected(300, PAGE - 300), read(300, PAGE - 300));
+        assertEquals(1, count("strata.cache.fetches", "ufs"));
+        assertEquals(2, count("strata.cache.fetches.shared", "ufs"));
+        runFills();
+        assertEquals(0, reader.inFlight());
+    }
+
+    @Test
+    void theLastPartialPageIsCachedAndEndsTheRead() throws IOException {
+        long last = 10L * PAGE;
+        assertArrayEquals(expected(last, 5000), read(last, 5000));
+        runFills();
+        assertEquals(123, store.length(new PageId("f", "v1", 10, PAGE)));
+        assertArrayEquals(expected(last + 100, 5000), read(last + 100, 5000));
+        assertEquals(0, read(file.length, 10).length);
+    }
+
+    @Test
+    void anotherVersionIsFetchedAgain() throws IOException {
+        read(0, PAGE);
+        runFills();
+        ByteBuffer dst = ByteBuffer.allocate(PAGE);
+        reader.read(source, "f", "v2", dst, 0);
+        assertEquals(2, count("strata.cache.fetches", "ufs"));
+    }
+
+    @Test
+    void aFullFillQueueDropsTheFillAndTheReadStillSucceeds() throws IOException {
+        PageReader busy = new PageReader(store, PAGE, r -> {
+            throw new RejectedExecutionException("full");
+        }, metrics);
+        ByteBuffer dst = ByteBuffer.allocate(2 * PAGE);
+        assertEquals(2 * PAGE, busy.read(source, "f", "v1", dst, 0));
+        assertArrayEquals(expected(0, 2 * PAGE), dst.array());
+        assertEquals(2, count("strata.cache.fills.dropped", "all"));
+        assertEquals(0, busy.inFlight());
+        assertEquals(0, store.pageCount());
+    }
+
+    @Test
+    void whileTheStoreTakesNoPagesAMissReadsJustItsBytes() throws IOException {
+        PageStore refusing = new PageStore() {
+            @Override public int read(PageId id, int pageOffset, ByteBuffer dst) { return -1; }
+            @Override public boolean put(PageId id, ByteBuffer data) { return false; }
+            @Override public boolean accepting() { return false; }
+            @Override public int length(PageId id) { return -1; }
+            @Override public void delete(PageId id) {}
+            @Override public long usedBytes() { return 0; }
+            @Override public long pageCount() { return 0; }
+            @Override public long capacityBytes() { return 0; }
+            @Override public void close() {}
+        };
+        PageReader around = new PageReader(refusing, PAGE, pendingFills::add, metrics);
+        ByteBuffer dst = ByteBuffer.allocate(100);
+        assertEquals(100, around.read(source, "f", "v1", dst, PAGE + 7));
+        assertArrayEquals(expected(PAGE + 7, 100), dst.array());
+        assertEquals(100, count("strata.cache.bytes.fetched", "ufs"));
+        assertEquals(1, count("strata.cache.reads.bypassed", "ufs"));
+        assertEquals(0, count("strata.cache.fetches", "ufs"));
+        assertEquals(0, pendingFills.size());
+    }
+
+    @Test
+    void concurrentMissesOnOnePageShareOneFetch() throws Exception {
+        CountDownLatch fetching = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger fetches = new AtomicInteger();
+        PageSource slow = (dst, offset) -> {
+            fetches.incrementAndGet();
+            fetching.countDown();
+            try {
+                release.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                throw new IOException(e);
+            }
+            return source.read(dst, offset);
+        };
+        int readers = 6;
+        ExecutorService pool = Executors.newFixedThreadPool(readers);
+        try {
+            Future<?>[] results = new Future<?>[readers];
+            results[0] = pool.submit(() -> reader.read(slow, "f", "v1", ByteBuffer.allocate(100), 0));
+            assertTrue(fetching.await(10, TimeUnit.SECONDS));
+            for (int i = 1; i < readers; i++) {
+                int offset = i * 500;
+                results[i] = pool.submit(() -> {
+                    ByteBuffer dst = ByteBuffer.allocate(100);
+                    reader.read(slow, "f", "v1", dst, offset);
+                    assertArrayEquals(expected(offset, 100), dst.array());
+                    return null;
+                });
+            }
+            while (count("strata.cache.fetches.shared", "ufs") < readers - 1) {
+                Thread.onSpinWait(); // the others have joined the fetch in flight
+            }
+            release.countDown();
+            for (Future<?> f : results) {
+                f.get(10, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdown();
+        }
+        assertEquals(1, fetches.get());
+    }
+
+    @Test
+    void aFailedFetchFailsEveryReaderWaitingForItAndIsNotCached() {
+        PageSource broken = (dst, offset) -> {
+            throw new IOException("storage down");
+        };
+        IOException e = assertThrows(IOException.class, () -> reader.read(broken, "f", "v1", ByteBuffer.allocate(10), 0));
+        assertEquals("storage down", e.getMessage());
+        assertEquals(0, reader.inFlight());
+        assertEquals(0, pendingFills.size());
+    }
+}

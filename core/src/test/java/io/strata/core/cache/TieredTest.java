@@ -1,0 +1,92 @@
+package io.strata.core.cache;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.strata.core.cache.evict.EvictionPolicies;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static io.strata.core.cache.AbstractPageStoreTest.PAGE;
+import static io.strata.core.cache.AbstractPageStoreTest.content;
+import static io.strata.core.cache.AbstractPageStoreTest.id;
+import static io.strata.core.cache.AbstractPageStoreTest.page;
+import static io.strata.core.cache.AbstractPageStoreTest.read;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Memory in front of disk: memory hits stay off the disk, evicted pages stay on disk, hot pages move up. */
+class TieredTest {
+    @TempDir
+    Path dir;
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final CacheMetrics metrics = new CacheMetrics(registry);
+    final MemoryPageStore memory = new MemoryPageStore(PAGE, 2L * PAGE, EvictionPolicies.create("lru", 0), metrics);
+    final DiskPageStore disk = new DiskPageStore(List.of(new DiskPageStore.Dir(dir(), DiskPageStoreTest.quota(8))),
+            0.0, "lru", metrics, DiskSpace.SYSTEM, () -> 0L);
+    final TieredPageStore store = new TieredPageStore(memory, disk, Runnable::run, metrics);
+
+    private Path dir() {
+        try {
+            return java.nio.file.Files.createTempDirectory("strata-tiered");
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @AfterEach
+    void close() {
+        DiskPageStoreTest.assertIndexMatchesFiles(disk);
+        store.close();
+    }
+
+    double count(String name, String tier) {
+        var counter = registry.find(name).tag("tier", tier).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    @Test
+    void aMemoryHitDoesNoDiskRead() {
+        PageId id = id("f", 0);
+        store.put(id, page(id));
+        for (int i = 0; i < 5; i++) {
+            assertArrayEquals(content(id, PAGE), read(store, id, 0, PAGE));
+        }
+        assertEquals(5, count("strata.cache.hits", "memory"));
+        assertEquals(0, count("strata.cache.hits", "disk"));
+        assertEquals(0, count("strata.cache.misses", "disk"));
+    }
+
+    @Test
+    void pagesEvictedFromMemoryStayOnDisk() {
+        for (int i = 0; i < 5; i++) {
+            store.put(id("f", i), page(id("f", i)));
+        }
+        assertEquals(2, memory.pageCount());
+        assertEquals(5, disk.pageCount());
+        assertEquals(-1, memory.length(id("f", 0)));
+        assertArrayEquals(content(id("f", 0), PAGE), read(store, id("f", 0), 0, PAGE));
+        assertEquals(1, count("strata.cache.hits", "disk"));
+    }
+
+    @Test
+    void aDiskPageHitTwiceIsPromotedAndThenServedFromMemory() {
+        for (int i = 0; i < 3; i++) {
+            store.put(id("f", i), page(id("f", i)));
+        }
+        PageId cold = id("f", 0);
+        assertEquals(-1, memory.length(cold));
+        read(store, cold, 0, 100);
+        assertEquals(-1, memory.length(cold), "one hit is not hot");
+        read(store, cold, 100, 100);
+        assertEquals(PAGE, memory.length(cold), "promoted after the second hit");
+        assertEquals(1, count("strata.cache.promotions", "memory"));
+        double diskHits = count("strata.cache.hits", "disk");
+        assertArrayEquals(content(cold, PAGE), read(store, cold, 0, PAGE));
+        assertEquals(diskHits, count("strata.cache.hits", "disk"), "served from memory");
+        assertTrue(disk.length(cold) > 0, "still on disk too");
+    }
+}

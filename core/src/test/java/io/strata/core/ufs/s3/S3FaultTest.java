@@ -1,0 +1,249 @@
+package io.strata.core.ufs.s3;
+
+import io.strata.core.conf.Options;
+import io.strata.core.readahead.ReadaheadConfig;
+import io.strata.core.ufs.UfsFile;
+import io.strata.core.ufs.s3.FaultProxy.Fault;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static io.strata.core.ufs.s3.S3UnderFileSystemSemanticsTest.randomBytes;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The S3 under storage behind {@link FaultProxy}: throttling, 5xx, resets and stalls are retried
+ * by the SDK and reads return the right bytes; past the retry budget an operation fails with an
+ * IOException in bounded time; a failed upload keeps its data for the next flush.
+ */
+class S3FaultTest {
+    private static final long PART = S3Options.MIN_PART_SIZE;
+
+    @TempDir
+    Path staging;
+
+    private final S3TestServer server = S3TestServer.shared();
+    private FaultProxy proxy;
+    private URI volume;
+    private S3UnderFileSystem ufs;
+
+    @BeforeEach
+    void start(TestInfo test) throws IOException {
+        volume = server.newVolume(test.getTestMethod().orElseThrow().getName());
+        proxy = FaultProxy.start(server.endpoint());
+        // One GET per read (no readahead or prefetch), so every read meets the faults; reads with
+        // readahead through faults: S3ReadaheadTest.
+        ufs = open("s3.max_attempts", "4", "s3.retry_base_delay", "20ms", "s3.retry_max_delay", "200ms",
+                "s3.socket_timeout", "1s", "max_readahead", "0", "prefetch", "false");
+    }
+
+    @AfterEach
+    void stop() throws IOException {
+        ufs.close();
+        proxy.close();
+    }
+
+    private S3UnderFileSystem open(String... options) {
+        Map<String, String> text = new TreeMap<>(server.optionText(proxy.endpoint()));
+        for (int i = 0; i < options.length; i += 2) {
+            text.put(options[i], options[i + 1]);
+        }
+        Options bound = S3UnderFileSystemSemanticsTest.optionsOf(text);
+        return new S3UnderFileSystem(S3Location.parse(volume), S3Clients.create(bound),
+                new S3UnderFileSystem.Settings(PART, 2, staging, S3Objects.MAX_SINGLE_COPY, PART),
+                ReadaheadConfig.from(bound));
+    }
+
+    @Test
+    void readsReturnTheRightBytesThroughThrottlingErrorsAndResets() throws IOException {
+        byte[] data = randomBytes(3 << 20, 1);
+        server.put(volume, "f", data);
+        // Never more faults in a row than the 4 attempts each request gets.
+        Fault[] cycle = {Fault.SLOW_DOWN, Fault.RESET_MID_RESPONSE, Fault.PASS, Fault.INTERNAL_ERROR, Fault.RESET,
+            Fault.PASS, Fault.RESET_MID_RESPONSE, Fault.PASS};
+        proxy.policy((method, target, n) -> cycle[n % cycle.length]);
+
+        assertArrayEquals(data, readAll("f", 256 * 1024));
+        assertTrue(proxy.faults() >= 12, "faults injected: " + proxy.faults());
+    }
+
+    @Test
+    void aStalledResponseIsAbandonedAndRetried() throws IOException {
+        byte[] data = randomBytes(100_000, 2);
+        server.put(volume, "f", data);
+        try (UfsFile file = ufs.open("f", false)) {
+            proxy.delay(Duration.ofSeconds(3)).first(1, "GET", Fault.DELAY);
+            long start = System.nanoTime();
+            ByteBuffer buffer = ByteBuffer.allocate(data.length);
+            assertEquals(data.length, file.read(buffer, 0));
+            assertArrayEquals(data, buffer.array());
+            assertTrue(System.nanoTime() - start < 3_000_000_000L, "waited for the stalled attempt");
+        }
+    }
+
+    @Test
+    void pastTheRetryBudgetAReadFailsInBoundedTimeAndReturnsNothing() throws IOException {
+        server.put(volume, "f", randomBytes(1000, 3));
+        try (UfsFile file = ufs.open("f", false)) {
+            proxy.always("GET", Fault.SLOW_DOWN);
+            ByteBuffer buffer = ByteBuffer.allocate(1000);
+            IOException e = assertTimeoutPreemptively(Duration.ofSeconds(20),
+                    () -> assertThrows(IOException.class, () -> file.read(buffer, 0)));
+            assertTrue(e.getMessage().contains("SlowDown"), e.getMessage());
+            assertEquals(0, buffer.position(), "no bytes delivered");
+            assertEquals(4, proxy.faults(), "s3.max_attempts attempts");
+        }
+    }
+
+    @Test
+    void resetsOnEveryAttemptEndInAnIoErrorToo() throws IOException {
+        server.put(volume, "f", randomBytes(1000, 4));
+        try (UfsFile file = ufs.open("f", false)) {
+            proxy.always("GET", Fault.RESET_MID_RESPONSE);
+            assertTimeoutPreemptively(Duration.ofSeconds(20),
+                    () -> assertThrows(IOException.class, () -> file.read(ByteBuffer.allocate(1000), 0)));
+        }
+    }
+
+    @Test
+    void uploadsAreRetriedThroughFaults() throws IOException {
+        byte[] data = randomBytes((int) (2.5 * PART), 5);
+        Fault[] cycle = {Fault.INTERNAL_ERROR, Fault.PASS, Fault.SLOW_DOWN, Fault.RESET, Fault.PASS, Fault.PASS};
+        proxy.policy((method, target, n) -> cycle[n % cycle.length]);
+        try (UfsFile file = ufs.create("up")) {
+            for (int offset = 0; offset < data.length; offset += 1 << 20) {
+                file.write(ByteBuffer.wrap(data, offset, Math.min(1 << 20, data.length - offset)), offset);
+            }
+        }
+        proxy.passAll();
+        assertArrayEquals(data, server.get(volume, "up").orElseThrow());
+        assertTrue(proxy.faults() > 0);
+    }
+
+    @Test
+    void listingIsRetriedToo() throws IOException {
+        server.put(volume, "d/a", new byte[1]);
+        server.put(volume, "d/b", new byte[1]);
+        proxy.first(3, "GET", Fault.SLOW_DOWN);
+        List<String> names = new ArrayList<>();
+        ufs.list("d", status -> names.add(status.name()));
+        names.sort(null);
+        assertEquals(List.of("a", "b"), names);
+    }
+
+    @Test
+    void aFailedUploadFailsForceKeepsTheDataAndALaterForceSucceeds() throws IOException {
+        byte[] data = randomBytes(200_000, 6);
+        server.put(volume, "f", data);
+        try (UfsFile file = ufs.open("f", true)) {
+            file.write(ByteBuffer.wrap(new byte[] {1, 2, 3}), 10);
+            data[10] = 1;
+            data[11] = 2;
+            data[12] = 3;
+            proxy.always("PUT", Fault.INTERNAL_ERROR);
+            IOException e = assertThrows(IOException.class, file::force);
+            assertTrue(e.getMessage().contains("upload 'f'"), e.getMessage());
+            ByteBuffer back = ByteBuffer.allocate(3);
+            file.read(back, 10);
+            assertArrayEquals(new byte[] {1, 2, 3}, back.array(), "still readable from the staged copy");
+            proxy.passAll();
+            file.force();
+        }
+        assertArrayEquals(data, server.get(volume, "f").orElseThrow());
+        assertEquals(0, stagedFiles());
+    }
+
+    @Test
+    void aFailedUploadAtCloseKeepsTheStagedCopy() throws IOException {
+        byte[] data = randomBytes(100_000, 7);
+        server.put(volume, "f", data);
+        byte original = data[0];
+        UfsFile file = ufs.open("f", true);
+        file.write(ByteBuffer.wrap(new byte[] {(byte) (original + 1)}), 0);
+        data[0] = (byte) (original + 1);
+        proxy.always("PUT", Fault.SLOW_DOWN);
+        assertThrows(IOException.class, file::close);
+        proxy.passAll();
+
+        try (Stream<Path> kept = Files.list(staging)) {
+            List<Path> files = kept.toList();
+            assertEquals(1, files.size());
+            assertArrayEquals(data, Files.readAllBytes(files.get(0)));
+        }
+        assertEquals(original, server.get(volume, "f").orElseThrow()[0], "the object is unchanged");
+    }
+
+    @Test
+    void aFailedPartFailsLaterWritesAndAFlushUploadsItAgain() throws IOException {
+        byte[] data = randomBytes((int) (3 * PART), 8);
+        int chunk = 1 << 20;
+        int accepted = 0;
+        try (UfsFile file = ufs.create("f")) {
+            proxy.always("PUT", Fault.INTERNAL_ERROR);
+            IOException failure = null;
+            for (int offset = 0; offset < data.length && failure == null; offset += chunk) {
+                try {
+                    file.write(ByteBuffer.wrap(data, offset, chunk), offset);
+                    accepted = offset + chunk;
+                } catch (IOException e) {
+                    failure = e;
+                }
+                if (offset == 2 * PART) {
+                    sleepMillis(2000); // let the first part fail for good
+                }
+            }
+            assertTrue(failure != null, "a write after the failed part must fail");
+            assertTrue(failure.getMessage().contains("upload 'f'"), failure.getMessage());
+            assertEquals(accepted, file.size(), "a failed write changes nothing");
+            proxy.passAll();
+            file.force();
+        }
+        assertArrayEquals(Arrays.copyOf(data, accepted), server.get(volume, "f").orElseThrow());
+    }
+
+    private byte[] readAll(String path, int chunk) throws IOException {
+        try (UfsFile file = ufs.open(path, false)) {
+            byte[] data = new byte[(int) file.size()];
+            for (int offset = 0; offset < data.length; offset += chunk) {
+                ByteBuffer buffer = ByteBuffer.wrap(data, offset, Math.min(chunk, data.length - offset));
+                while (buffer.hasRemaining()) {
+                    assertTrue(file.read(buffer, offset + buffer.position() - offset) > 0);
+                }
+            }
+            return data;
+        }
+    }
+
+    private int stagedFiles() throws IOException {
+        try (Stream<Path> files = Files.list(staging)) {
+            return (int) files.count();
+        }
+    }
+
+    private static void sleepMillis(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,204 @@
+package io.strata.it;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The page store seen through a real FUSE mount: second reads served from the cache, damaged
+ * pages never served, quotas kept, unusable cache directories bypassed. The mounts use
+ * {@code direct_io} so that every read reaches Strata rather than the kernel's page cache.
+ *
+ * <p>Per under storage: a subclass says how to mount a volume over it and how to put an object
+ * into it behind the mount's back ({@link LocalPageCacheTest}; the S3 variant subclasses this
+ * once the S3 under storage lands).
+ */
+abstract class AbstractPageCacheTest {
+    static final int MIB = 1 << 20;
+    static final Duration FILL_TIMEOUT = Duration.ofSeconds(30);
+
+    @TempDir
+    Path base;
+    final List<MountedVolume> volumes = new ArrayList<>();
+
+    /** A volume under {@code dir} with these {@code -o} options, not yet mounted. */
+    abstract MountedVolume newVolume(Path dir, String... options) throws IOException;
+
+    /** Writes {@code name} with {@code data} straight into the under storage, as another tool would. */
+    abstract void putObject(MountedVolume volume, String name, byte[] data) throws IOException;
+
+    MountedVolume mount(String... options) throws IOException {
+        List<String> all = new ArrayList<>(List.of("direct_io"));
+        all.addAll(List.of(options));
+        MountedVolume volume = newVolume(Files.createDirectories(base.resolve("v" + volumes.size())),
+                all.toArray(String[]::new));
+        volumes.add(volume);
+        return volume.mount();
+    }
+
+    @AfterEach
+    void unmountAll() throws IOException {
+        for (MountedVolume volume : volumes) {
+            volume.close();
+        }
+    }
+
+    static double counter(MountedVolume volume, String name, String tier) {
+        Counter c = volume.meters().find(name).tag("tier", tier).counter();
+        return c == null ? 0 : c.count();
+    }
+
+    static double gauge(MountedVolume volume, String name, String tier) {
+        Gauge g = volume.meters().find(name).tag("tier", tier).gauge();
+        return g == null ? 0 : g.value();
+    }
+
+    /** Waits until every page fetched so far was stored or dropped: the background fills are done. */
+    static void awaitFills(MountedVolume volume) {
+        Poll.until("background fills", "done", FILL_TIMEOUT, () -> {
+            double fetches = counter(volume, "strata.cache.fetches", "ufs");
+            double fills = counter(volume, "strata.cache.fills", "disk");
+            double dropped = counter(volume, "strata.cache.fills.dropped", "disk");
+            double queueFull = counter(volume, "strata.cache.fills.dropped", "all");
+            return fetches <= fills + dropped + queueFull ? "done"
+                    : "fetches " + fetches + ", fills " + fills + ", dropped " + dropped + " + " + queueFull;
+        });
+    }
+
+    static long pageFileBytes(Path cacheDir) throws IOException {
+        Path pages = cacheDir.resolve("pages");
+        if (!Files.exists(pages)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.walk(pages)) {
+            long total = 0;
+            for (Path file : files.filter(Files::isRegularFile).toList()) {
+                total += Files.size(file);
+            }
+            return total;
+        }
+    }
+
+    static List<Path> pageFiles(Path cacheDir) throws IOException {
+        try (Stream<Path> files = Files.walk(cacheDir.resolve("pages"))) {
+            return files.filter(p -> p.toString().endsWith(".page")).toList();
+        }
+    }
+
+    @Test
+    void theSecondReadOfAFileDoesNoUnderStorageReads() throws IOException {
+        MountedVolume volume = mount();
+        byte[] data = Bytes.random(7, 5 * MIB + 3);
+        putObject(volume, "data.bin", data);
+
+        assertArrayEquals(data, Files.readAllBytes(volume.path("data.bin")));
+        awaitFills(volume);
+        double fetches = counter(volume, "strata.cache.fetches", "ufs");
+        assertEquals(6, fetches, "each page fetched once");
+
+        assertArrayEquals(data, Files.readAllBytes(volume.path("data.bin")));
+        assertEquals(fetches, counter(volume, "strata.cache.fetches", "ufs"), "no fetch on the second read");
+        assertTrue(counter(volume, "strata.cache.hits", "memory") > 0, "served from memory");
+    }
+
+    @Test
+    void aCorruptedPageFileStillReadsBackCorrectBytes() throws IOException {
+        MountedVolume volume = mount("local_cache_memory_size=0");
+        byte[] data = Bytes.random(8, 3 * MIB);
+        putObject(volume, "data.bin", data);
+        Files.readAllBytes(volume.path("data.bin"));
+        awaitFills(volume);
+        List<Path> files = pageFiles(volume.defaultCacheDir());
+        assertEquals(3, files.size());
+        for (Path file : files) {
+            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+                raf.seek(raf.length() - 1000);
+                int b = raf.read();
+                raf.seek(raf.length() - 1000);
+                raf.write(b ^ 0xff);
+            }
+        }
+        double fetches = counter(volume, "strata.cache.fetches", "ufs");
+
+        assertArrayEquals(data, Files.readAllBytes(volume.path("data.bin")));
+        assertEquals(3, counter(volume, "strata.cache.checksum.failures", "disk"));
+        assertEquals(fetches + 3, counter(volume, "strata.cache.fetches", "ufs"), "the damaged pages were fetched");
+        awaitFills(volume);
+        assertArrayEquals(data, Files.readAllBytes(volume.path("data.bin")), "and cached again");
+        assertEquals(fetches + 3, counter(volume, "strata.cache.fetches", "ufs"));
+    }
+
+    @Test
+    void readingThreeTimesTheQuotaKeepsEachDirectoryWithinIt() throws IOException {
+        Path a = base.resolve("cache-a");
+        Path b = base.resolve("cache-b");
+        long quota = 4 * MIB;
+        MountedVolume volume = mount("local_cache_memory_size=0", "local_data_cache=" + a + "," + b,
+                "local_data_cache_size=4MiB");
+        byte[] data = Bytes.random(9, 24 * MIB); // 3x the two directories' 8 MiB
+        putObject(volume, "big.bin", data);
+
+        assertArrayEquals(data, Files.readAllBytes(volume.path("big.bin")));
+        awaitFills(volume);
+        for (Path dir : List.of(a, b)) {
+            long used = pageFileBytes(dir);
+            assertTrue(used <= quota, dir + " holds " + used + " bytes, over its quota of " + quota);
+            assertTrue(used > quota / 2, dir + " was used: " + used);
+        }
+        assertTrue(counter(volume, "strata.cache.evictions", "disk") > 0);
+        assertArrayEquals(data, Files.readAllBytes(volume.path("big.bin")), "still correct after evictions");
+    }
+
+    @Test
+    void aCacheDirectoryThatCannotBeCreatedIsBypassedAndReadsSucceed() throws IOException {
+        Path blocker = Files.writeString(base.resolve("a-regular-file"), "x");
+        MountedVolume volume = mount("local_cache_memory_size=0", "local_data_cache=" + blocker.resolve("cache"));
+        byte[] data = Bytes.random(10, 2 * MIB + 1);
+        putObject(volume, "data.bin", data);
+        assertArrayEquals(data, Files.readAllBytes(volume.path("data.bin")));
+        assertArrayEquals(data, Files.readAllBytes(volume.path("data.bin")));
+        assertEquals(2.0 * data.length, counter(volume, "strata.cache.bytes.fetched", "ufs"),
+                "each read fetched just its bytes, no whole pages");
+        assertEquals(0, gauge(volume, "strata.cache.pages", "disk"));
+    }
+
+    @Test
+    void aCacheDirectoryOnAFullDiskIsBypassedAndReadsSucceed() throws IOException {
+        // free_space_ratio=0.999: this disk is "full" for the cache, whatever it really holds.
+        MountedVolume volume = mount("local_cache_memory_size=0", "free_space_ratio=0.999");
+        byte[] data = Bytes.random(11, 2 * MIB);
+        putObject(volume, "data.bin", data);
+        assertArrayEquals(data, Files.readAllBytes(volume.path("data.bin")));
+        awaitFills(volume);
+        assertEquals(0, pageFileBytes(volume.defaultCacheDir()), "nothing cached below the free space floor");
+        assertArrayEquals(data, Files.readAllBytes(volume.path("data.bin")));
+        double fetched = counter(volume, "strata.cache.bytes.fetched", "ufs");
+        assertTrue(fetched <= 2.0 * data.length + MIB, "once found full, reads fetch just their bytes: " + fetched);
+    }
+
+    @Test
+    void anObjectChangedBehindTheMountIsReadAnew() throws IOException {
+        MountedVolume volume = mount();
+        putObject(volume, "f.bin", Bytes.random(12, MIB));
+        assertArrayEquals(Bytes.random(12, MIB), Files.readAllBytes(volume.path("f.bin")));
+        awaitFills(volume);
+        putObject(volume, "f.bin", Bytes.random(13, MIB));
+        Poll.until("new content through the mount", true, Duration.ofSeconds(5),
+                () -> java.util.Arrays.equals(Bytes.random(13, MIB), Files.readAllBytes(volume.path("f.bin"))));
+    }
+}

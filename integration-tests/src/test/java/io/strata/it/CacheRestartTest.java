@@ -1,0 +1,149 @@
+package io.strata.it;
+
+import io.strata.fuse.MountPoints;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.UserDefinedFileAttributeView;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A mount daemon killed with SIGKILL in the middle of a read: the next mount of the same source
+ * finds the pages the dead one cached (its index rebuilt from the cache directory) and serves them
+ * as hits, and every byte read afterwards is right, including the file the daemon was reading.
+ * Also {@code strata warmup} and {@code --check} against the live daemon.
+ */
+class CacheRestartTest {
+    private static final int MIB = 1 << 20;
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(90);
+
+    @TempDir
+    Path base;
+    private Path source;
+    private Path mountPoint;
+    private Path stateDir;
+
+    @BeforeEach
+    void directories() throws IOException {
+        source = Files.createDirectories(base.resolve("source"));
+        mountPoint = Files.createDirectories(base.resolve("mnt"));
+        stateDir = Files.createDirectories(base.resolve("state"));
+    }
+
+    @AfterEach
+    void cleanUp() {
+        if (MountPoints.isMounted(mountPoint) && !MountPoints.isStale(mountPoint)) {
+            strata("umount", mountPoint.toString());
+        }
+        if (MountPoints.isMounted(mountPoint)) {
+            try {
+                MountPoints.unmount(mountPoint, true);
+            } catch (IOException e) {
+                System.err.println("could not detach " + mountPoint + ": " + e.getMessage());
+            }
+        }
+        daemons().forEach(ProcessHandle::destroyForcibly);
+    }
+
+    private Shell.Result strata(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(LauncherTest.launcher().toString());
+        command.addAll(List.of(args));
+        return Shell.run(base, Map.of("STRATA_STATE_DIR", stateDir.toString()), COMMAND_TIMEOUT, command);
+    }
+
+    private void mount() {
+        strata("mount", source.toString(), mountPoint.toString(), "-o", "direct_io,local_data_cache_size=2GiB")
+                .assertOk();
+    }
+
+    private List<ProcessHandle> daemons() {
+        String target = mountPoint.toString();
+        try (Stream<ProcessHandle> processes = ProcessHandle.allProcesses()) {
+            return processes.filter(p -> p.pid() != ProcessHandle.current().pid())
+                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains(target)).orElse(false))
+                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains("mount")).orElse(false))
+                    .toList();
+        }
+    }
+
+    /** {cached bytes, size} as the mount reports them. */
+    private static long[] cached(Path file) throws IOException {
+        UserDefinedFileAttributeView view = Files.getFileAttributeView(file, UserDefinedFileAttributeView.class);
+        ByteBuffer value = ByteBuffer.allocate(64);
+        view.read("strata.cached", value);
+        String[] parts = new String(value.array(), 0, value.position(), StandardCharsets.US_ASCII).split(" ");
+        return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])};
+    }
+
+    @Test
+    void afterKillDashNineMidReadTheNextMountReusesTheCache() throws Exception {
+        byte[] warm = Bytes.random(21, 32 * MIB + 5);
+        Files.write(source.resolve("warm.bin"), warm);
+        Files.write(source.resolve("cold.bin"), Bytes.random(22, 512 * MIB));
+        mount();
+
+        assertArrayEquals(warm, Files.readAllBytes(mountPoint.resolve("warm.bin")));
+        Poll.until("warm.bin fully cached", (long) warm.length, Duration.ofSeconds(30),
+                () -> cached(mountPoint.resolve("warm.bin"))[0]);
+
+        Process reader = new ProcessBuilder("dd", "if=" + mountPoint.resolve("cold.bin"), "of=/dev/null", "bs=128k")
+                .redirectErrorStream(true).start();
+        Poll.until("the reader under way", true, Duration.ofSeconds(30),
+                () -> cached(mountPoint.resolve("cold.bin"))[0] > 8 * MIB);
+        List<ProcessHandle> daemons = daemons();
+        assertEquals(1, daemons.size(), "daemons: " + daemons);
+        daemons.get(0).destroyForcibly(); // SIGKILL, mid-read
+        daemons.get(0).onExit().join();
+        reader.waitFor();
+        assertTrue(reader.exitValue() != 0, "the read was cut short by the kill");
+
+        mount(); // clears the stale mount first
+        long[] restored = cached(mountPoint.resolve("warm.bin"));
+        assertEquals(warm.length, restored[0], "every page of warm.bin is found again after the restart");
+        assertTrue(cached(mountPoint.resolve("cold.bin"))[0] > 0, "pages of the file being read were kept");
+        assertArrayEquals(warm, Files.readAllBytes(mountPoint.resolve("warm.bin")));
+        assertEquals(Bytes.sha256(Bytes.random(22, 512 * MIB)), Bytes.sha256(mountPoint.resolve("cold.bin")));
+    }
+
+    @Test
+    void warmupLoadsFilesAndCheckReportsThem() throws Exception {
+        Files.createDirectories(source.resolve("dir/sub"));
+        Files.write(source.resolve("dir/a.bin"), Bytes.random(31, 3 * MIB));
+        Files.write(source.resolve("dir/sub/b.bin"), Bytes.random(32, MIB + 7));
+        strata("mount", source.toString(), mountPoint.toString()).assertOk(); // auto_cache: warmup reads around it
+
+        Shell.Result before = strata("warmup", "--check", mountPoint.resolve("dir").toString()).assertOk();
+        assertTrue(before.out().contains("total: 0 B of 4.0 MiB cached (0.0%) in 2 files"), before.describe());
+
+        Shell.Result warmup = strata("warmup", "-j", "2", mountPoint.resolve("dir").toString()).assertOk();
+        assertTrue(warmup.out().contains("warmed " + mountPoint.resolve("dir/a.bin") + " (3.0 MiB)"), warmup.describe());
+        assertTrue(warmup.out().contains("warmed 2 files, 4.0 MiB"), warmup.describe());
+
+        Poll.until("both files cached", true, Duration.ofSeconds(30), () ->
+                strata("warmup", "--check", mountPoint.resolve("dir").toString()).out()
+                        .contains("total: 4.0 MiB of 4.0 MiB cached (100.0%) in 2 files"));
+    }
+
+    @Test
+    void warmupRefusesPathsOutsideAMount() {
+        Shell.Result result = strata("warmup", source.toString());
+        assertEquals(2, result.exit(), result.describe());
+        assertTrue(result.err().contains("is not inside a Strata mount"), result.describe());
+    }
+}

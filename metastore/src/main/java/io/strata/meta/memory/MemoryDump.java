@@ -1,0 +1,256 @@
+package io.strata.meta.memory;
+
+import io.strata.meta.Dentry;
+import io.strata.meta.Inode;
+import io.strata.meta.InodeType;
+import io.strata.meta.MetaStores;
+import io.strata.meta.Names;
+import io.strata.meta.dump.DumpCounters;
+import io.strata.meta.dump.DumpEntry;
+import io.strata.meta.dump.DumpSource;
+import io.strata.meta.dump.DumpedInode;
+import io.strata.meta.dump.DumpedInode.Xattr;
+import io.strata.meta.dump.LoadBatch;
+import io.strata.meta.dump.LoadTarget;
+import io.strata.meta.memory.MemoryNode.Link;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.locks.Lock;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Dump and load for the memory engine: the store's maps read and written directly, under its lock.
+ */
+final class MemoryDump {
+    private MemoryDump() {}
+
+    private static DumpedInode dumped(MemoryNode node) {
+        List<Xattr> xattrs = new ArrayList<>(node.xattrs.size());
+        node.xattrs.forEach((name, value) -> xattrs.add(new Xattr(name, value)));
+        xattrs.sort((a, b) -> Names.ORDER.compare(a.name(), b.name()));
+        return new DumpedInode(node.toInode(), node.type == InodeType.SYMLINK ? node.symlinkTarget : null, xattrs);
+    }
+
+    /**
+     * A consistent snapshot: the read lock is held from open to close, so writers wait for the
+     * whole dump. The dump's fetch threads read without taking the lock: no writer can run while
+     * this holds it, and they start after it was taken.
+     */
+    static final class Source implements DumpSource {
+        private final MemoryMetaStore store;
+        private final Lock held;
+        private boolean open = true;
+
+        Source(MemoryMetaStore store) throws IOException {
+            this.store = requireNonNull(store, "store is null");
+            this.held = store.lock.readLock();
+            held.lock();
+            if (store.closed) {
+                held.unlock();
+                throw new IOException("metastore is closed");
+            }
+        }
+
+        @Override
+        public String consistency() {
+            return "a consistent snapshot (changes wait until the dump is done)";
+        }
+
+        @Override
+        public int parallelism() {
+            return 1;
+        }
+
+        @Override
+        public Map<String, String> settings() {
+            return Map.copyOf(store.settings);
+        }
+
+        @Override
+        public DumpCounters counters() {
+            return new DumpCounters(store.nextInode, store.nodes.size(), store.usedBytes);
+        }
+
+        @Override
+        public DumpedInode root() {
+            return dumped(store.nodes.get(Inode.ROOT));
+        }
+
+        @Override
+        public List<DumpEntry> page(long dir, String after, int limit) {
+            MemoryNode node = store.nodes.get(dir);
+            if (node == null || node.children == null) {
+                return List.of();
+            }
+            var children = after == null ? node.children : node.children.tailMap(after, false);
+            List<DumpEntry> page = new ArrayList<>(Math.min(limit, children.size()));
+            for (Dentry dentry : children.values()) {
+                if (page.size() == limit) {
+                    break;
+                }
+                MemoryNode child = store.nodes.get(dentry.ino());
+                page.add(new DumpEntry(dentry.name(), dentry.ino(), child == null ? null : dumped(child)));
+            }
+            return page;
+        }
+
+        @Override
+        public void close() {
+            if (open) {
+                open = false;
+                held.unlock();
+            }
+        }
+    }
+
+    /**
+     * Batches applied in order by one writer thread under the write lock. Nothing of a memory
+     * volume outlives the process, so a load needs no mark of being under way.
+     */
+    static final class Target implements LoadTarget {
+        private final MemoryMetaStore store;
+
+        Target(MemoryMetaStore store) {
+            this.store = requireNonNull(store, "store is null");
+        }
+
+        @Override
+        public String describe() {
+            return "memory://";
+        }
+
+        @Override
+        public int parallelism() {
+            return 1; // a directory's node must exist before its entries go in: batches in order
+        }
+
+        @Override
+        public Optional<String> nonEmpty() throws IOException {
+            Lock lock = lock(store.lock.readLock());
+            try {
+                if (store.nodes.size() > 1) {
+                    return Optional.of("it has " + store.nodes.size() + " inodes");
+                }
+                if (!store.nodes.get(Inode.ROOT).xattrs.isEmpty()) {
+                    return Optional.of("its root directory has xattrs");
+                }
+                return Optional.empty();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void clear() throws IOException {
+            Lock lock = lock(store.lock.writeLock());
+            try {
+                long now = System.currentTimeMillis() * 1_000_000L;
+                store.nodes.clear();
+                store.nodes.put(Inode.ROOT, new MemoryNode(new Inode(Inode.ROOT, InodeType.DIRECTORY, 0755, 0, 0, now,
+                        now, now, 2, 0, 0, Inode.ROOT, "", null, Inode.NEVER_SYNCED), null));
+                String version = store.settings.get(MetaStores.FORMAT_VERSION_KEY);
+                store.settings.clear();
+                store.settings.put(MetaStores.FORMAT_VERSION_KEY, version);
+                store.nextInode = Inode.ROOT + 1;
+                store.usedBytes = 0;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void begin() {}
+
+        @Override
+        public void write(LoadBatch batch) throws IOException {
+            Lock lock = lock(store.lock.writeLock());
+            try {
+                for (DumpedInode node : batch.inodes()) {
+                    if (store.nodes.containsKey(node.ino())) {
+                        throw new IOException("inode " + node.ino() + " is loaded twice");
+                    }
+                    MemoryNode memoryNode = new MemoryNode(node.inode(), node.symlinkTarget());
+                    for (Xattr xattr : node.xattrs()) {
+                        memoryNode.xattrs.put(xattr.name(), xattr.value());
+                    }
+                    store.nodes.put(node.ino(), memoryNode);
+                }
+                for (LoadBatch.Name name : batch.names()) {
+                    Dentry dentry = name.dentry();
+                    MemoryNode parent = store.nodes.get(dentry.parent());
+                    MemoryNode child = store.nodes.get(dentry.ino());
+                    if (parent == null || parent.children == null || child == null) {
+                        throw new IOException("entry '" + dentry.name() + "' in directory " + dentry.parent()
+                                + " came before its directory or its inode");
+                    }
+                    parent.children.put(dentry.name(), dentry);
+                    child.links.add(new Link(dentry.parent(), dentry.name()));
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void finish(Summary summary) throws IOException {
+            Lock lock = lock(store.lock.writeLock());
+            try {
+                MemoryNode root = store.nodes.get(Inode.ROOT);
+                Inode loaded = summary.root().inode();
+                root.mode = loaded.mode();
+                root.uid = loaded.uid();
+                root.gid = loaded.gid();
+                root.atimeNs = loaded.atimeNs();
+                root.mtimeNs = loaded.mtimeNs();
+                root.ctimeNs = loaded.ctimeNs();
+                root.nlink = loaded.nlink();
+                root.size = loaded.size();
+                root.ufsVersion = loaded.ufsVersion();
+                root.syncedNs = loaded.syncedNs();
+                root.xattrs.clear();
+                for (Xattr xattr : summary.root().xattrs()) {
+                    root.xattrs.put(xattr.name(), xattr.value());
+                }
+                for (LinkFix fix : summary.fixes()) {
+                    MemoryNode node = store.nodes.get(fix.ino());
+                    if (node == null) {
+                        throw new IOException("inode " + fix.ino() + " to fix was not loaded");
+                    }
+                    node.nlink = fix.nlink();
+                    if (fix.movesPrimary()) {
+                        node.parent = fix.parent();
+                        node.name = fix.name();
+                    }
+                }
+                store.nextInode = summary.counters().nextInode();
+                store.usedBytes = summary.counters().usedBytes();
+                store.settings.putAll(new TreeMap<>(summary.settings()));
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public void abort() throws IOException {
+            clear();
+        }
+
+        @Override
+        public void close() {}
+
+        private Lock lock(Lock lock) throws IOException {
+            lock.lock();
+            if (store.closed) {
+                lock.unlock();
+                throw new IOException("metastore is closed");
+            }
+            return lock;
+        }
+    }
+}

@@ -1,0 +1,106 @@
+/*
+ * Key schema of the Redis metastore (format version 1, see MetaStores.FORMAT_VERSION). One volume
+ * per database (the /db of the URL); this class builds every key, in Java and, through
+ * luaPrelude(), in the Lua scripts.
+ *
+ *   setting     HASH  volume settings: key -> value. format_version is written on format and
+ *                     checked on open; a database with keys but no "setting" is refused.
+ *   counters    HASH  next_inode: the last inode number handed out (starts at 1; clients take
+ *                     numbers in batches with HINCRBY, so numbers are never reused but may skip);
+ *                     inodes: how many inodes exist; used_bytes: the sum of size over FILE inodes.
+ *   i<ino>      HASH  one inode: type (one letter, see below), mode (permission bits), uid, gid,
+ *                     rdev, size, nlink, atime, mtime, ctime (ns), parent and name (the primary
+ *                     link; 1 and "" for the root), synced (ns of the last merged listing, -1 =
+ *                     never), ufs (the under-storage version; absent = none), target (symlinks
+ *                     only).
+ *   d<ino>      HASH  a directory's entries: name -> type letter + child ino ("f42", "d7").
+ *   n<ino>      ZSET  the same names, every score 0, so ZRANGEBYLEX pages through a directory in
+ *                     byte order of the UTF-8 names, which is Unicode code point order
+ *                     (Names.ORDER), without loading it whole. d and n change together, in one
+ *                     script.
+ *   x<ino>      HASH  an inode's extended attributes: name -> value (bytes as given).
+ *   l<ino>      ZSET  the names of a non-directory inode while it has two or more (absent at
+ *                     nlink 1, where the primary link is the only name), every score 0, member
+ *                     <parent as 20 digits>/<name>: the smallest member is the smallest
+ *                     (parent, name), where the primary link moves when it is removed.
+ *
+ * <ino> is the decimal inode number; root is 1. Numbers are decimal ASCII, strings UTF-8. Type
+ * letters are ls's: f file, d directory, l symlink, p FIFO, s socket, c char device, b block
+ * device. Times stay strings in the scripts: Lua numbers are doubles, too small for nanoseconds.
+ *
+ * Every change of more than one key (create, link, unlink, rmdir, rename, mergeListing, setAttr
+ * with the counters, xattrs with the inode check) is one Lua script run with EVALSHA, atomic on
+ * the server. The scripts derive the keys of the inodes they find from the entries they read, so
+ * the engine needs a standalone (or Sentinel-managed) Redis, not Redis Cluster.
+ */
+package io.strata.meta.redis;
+
+import io.strata.meta.Inode;
+
+import java.nio.charset.StandardCharsets;
+
+/** Builds every key of the Redis metastore (the schema is this file's header) and the Lua that builds them too. */
+final class RedisKeys {
+    static final String SETTINGS = "setting";
+    static final String COUNTERS = "counters";
+    static final String NEXT_INODE = "next_inode";
+    static final String INODES = "inodes";
+    static final String USED_BYTES = "used_bytes";
+
+    private static final String INODE = "i";
+    private static final String ENTRIES = "d";
+    private static final String NAMES = "n";
+    private static final String XATTRS = "x";
+    private static final String LINKS = "l";
+    /** Digits of the parent in an l<ino> member: enough for any long, so members sort by parent first. */
+    private static final int PARENT_DIGITS = 20;
+
+    private RedisKeys() {}
+
+    static String inode(long ino) {
+        return INODE + ino;
+    }
+
+    static String entries(long dir) {
+        return ENTRIES + dir;
+    }
+
+    static String names(long dir) {
+        return NAMES + dir;
+    }
+
+    static String xattrs(long ino) {
+        return XATTRS + ino;
+    }
+
+    static String links(long ino) {
+        return LINKS + ino;
+    }
+
+    static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The Lua that every script starts with: the same key builders and constants as above, so
+     * the key schema is written down once.
+     */
+    static String luaPrelude() {
+        return "local SETTINGS = '" + SETTINGS + "'\n"
+                + "local COUNTERS = '" + COUNTERS + "'\n"
+                + "local ROOT = '" + Inode.ROOT + "'\n"
+                + "local NEVER_SYNCED = '" + Inode.NEVER_SYNCED + "'\n"
+                + "local function inode_key(ino) return '" + INODE + "' .. ino end\n"
+                + "local function entries_key(ino) return '" + ENTRIES + "' .. ino end\n"
+                + "local function names_key(ino) return '" + NAMES + "' .. ino end\n"
+                + "local function xattrs_key(ino) return '" + XATTRS + "' .. ino end\n"
+                + "local function links_key(ino) return '" + LINKS + "' .. ino end\n"
+                + "local function link_member(parent, name)\n"
+                + "  return string.rep('0', " + PARENT_DIGITS + " - #parent) .. parent .. '/' .. name\n"
+                + "end\n"
+                + "local function member_parent(member)\n"
+                + "  return (string.gsub(string.sub(member, 1, " + PARENT_DIGITS + "), '^0+', ''))\n"
+                + "end\n"
+                + "local function member_name(member) return string.sub(member, " + (PARENT_DIGITS + 2) + ") end\n";
+    }
+}
