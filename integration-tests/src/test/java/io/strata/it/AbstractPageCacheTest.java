@@ -25,8 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code direct_io} so that every read reaches Strata rather than the kernel's page cache.
  *
  * <p>Per under storage: a subclass says how to mount a volume over it and how to put an object
- * into it behind the mount's back ({@link LocalPageCacheTest}; the S3 variant subclasses this
- * once the S3 under storage lands).
+ * into it behind the mount's back ({@link LocalPageCacheTest}, {@link S3PageCacheTest}).
  */
 abstract class AbstractPageCacheTest {
     static final int MIB = 1 << 20;
