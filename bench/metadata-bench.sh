@@ -10,6 +10,7 @@ jar=$here/jmh/target/strata-benchmarks.jar
 [ -f "$jar" ] || (cd "$here" && ./mvnw -B -q -DskipTests package -pl jmh -am)
 
 work=$(mktemp -d /var/tmp/strata-metabench.XXXXXX)
+chmod 755 "$work"   # PostgreSQL runs as the postgres user and must reach its data dir
 pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 redis_port=$(free_port)
@@ -26,7 +27,7 @@ redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --d
     --dir "$work" --logfile "$work/redis.log"
 mkdir -p "$work/pg" && chown postgres "$work/pg"
 runuser -u postgres -- "$pgbin/initdb" -D "$work/pg" -E UTF8 --no-locale -A trust >/dev/null
-runuser -u postgres -- "$pgbin/pg_ctl" -D "$work/pg" -l "$work/pg.log" -w \
+runuser -u postgres -- "$pgbin/pg_ctl" -D "$work/pg" -l "$work/pg/server.log" -w \
     -o "-p $pg_port -k $work/pg -c listen_addresses=127.0.0.1 -c fsync=on" start >/dev/null
 runuser -u postgres -- "$pgbin/createdb" -h 127.0.0.1 -p "$pg_port" strata
 
