@@ -4,12 +4,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
 
 /** The page store over the local under storage. */
 class LocalPageCacheTest extends AbstractPageCacheTest {
     @Override
     MountedVolume newVolume(Path dir, String... options) throws IOException {
-        return MountedVolume.under(dir, options);
+        // Over a local source the page cache is opt-in: ask for it, at its default size.
+        List<String> all = new ArrayList<>(List.of("local_data_cache_size=512MiB"));
+        all.addAll(List.of(options));
+        return MountedVolume.under(dir, all.toArray(String[]::new));
     }
 
     @Override

@@ -38,7 +38,8 @@ public final class CacheOptions implements OptionGroup {
             .aliases("local_cache_size")
             .defaultValue(List.of(DataSize.ofMiB(512)))
             .doc("Quota of each cache directory: one size for all, or one per directory in order. 0 turns the"
-                    + " disk tier off.")
+                    + " disk tier off. For a local source directory the page cache is off unless this,"
+                    + " local_data_cache or local_cache_memory_size is set.")
             .listValued()
             .build();
 
