@@ -89,20 +89,10 @@ final class S3Objects {
     }
 
     /**
-     * {@code length} bytes at {@code offset} of the object's version {@code etag}; fewer only at its
-     * end. The SDK retries a broken transfer as a whole; a short body is an error, never a short read.
-     */
-    byte[] readRange(String key, String etag, long offset, int length, String what) throws IOException {
-        ByteBuffer data = S3Errors.join(getRange(key, etag, offset, length), what);
-        byte[] bytes = new byte[data.remaining()];
-        data.get(bytes);
-        return bytes;
-    }
-
-    /**
-     * The asynchronous {@link #readRange}, for the readahead engine: completes with the bytes in one
-     * buffer, or fails with the IOException (FsException) the read reports. Cancelling the returned
-     * future aborts the GET.
+     * {@code length} bytes at {@code offset} of the object's version {@code etag}, fewer only at its
+     * end, for the readahead engine's fetcher: completes with the bytes in one buffer, or fails with
+     * the IOException (FsException) the read reports. The SDK retries a broken transfer as a whole; a
+     * short body is an error, never a short read. Cancelling the returned future aborts the GET.
      */
     CompletableFuture<ByteBuffer> readRangeAsync(String key, String etag, long offset, int length, String what) {
         CompletableFuture<ByteBuffer> get = getRange(key, etag, offset, length);

@@ -16,10 +16,15 @@
  * are skipped. {@code status} asks HEAD and a one-key listing at once.
  *
  * <h2>Reads</h2>
- * {@link io.strata.core.ufs.s3.S3UfsFile#read} is one ranged GET conditional on the ETag seen at
- * open ({@code If-Match}): an object replaced since fails the read (EIO) rather than mixing
- * versions. The SDK retries a failed or truncated transfer as a whole; a body shorter than its
- * Content-Length is an error, never a short read.
+ * {@link io.strata.core.ufs.s3.S3UfsFile#read} of an object as it is in S3 goes through the
+ * volume's readahead engine ({@link io.strata.core.readahead}): the open object has a
+ * {@code Prefetcher} over ranged GETs conditional on the ETag seen at open ({@code If-Match}), made
+ * at its first read and closed whenever its key, version or mode changes. Bytes fetched or read
+ * ahead are all of that version; a part not fetched yet when the object was replaced fails its
+ * read (EIO) rather than mixing versions. A GET is received straight into one buffer of its
+ * length ({@link io.strata.core.ufs.s3.RangeBody}); the SDK retries a failed or truncated transfer
+ * as a whole; a body shorter than its Content-Length is an error, never a short read. Local files
+ * have no such engine: the kernel reads ahead of them.
  *
  * <h2>Writes: three modes of an open file</h2>
  * <ul>
@@ -68,15 +73,10 @@
  * reject; {@code when_supported} turns CRC checks on for AWS S3.
  *
  * <h2>Where the readahead engine plugs in</h2>
- * The read path above this package (the page store and its fetcher, client/OpenFile) calls
- * {@code UfsFile.read(dst, offset)} per page today. The readahead engine (DESIGN "Read path")
- * will sit between them: sequential sessions per handle, a growing window, pages fetched
- * asynchronously and adjacent pages coalesced. What it needs from here: an async ranged read of an
- * (etag, offset, length) that completes into the caller's buffers without a thread per request.
- * {@link io.strata.core.ufs.s3.S3Objects} already issues conditional ranged GETs on the async
- * client; the engine will get a {@code CompletableFuture}-returning range read from it (the
- * blocking {@code read} then becomes one of its callers), and the connection pool
- * ({@code s3.max_connections}) is the natural bound on fetches in flight, with the engine's
- * buffer budget in front of it.
+ * Under the page store (which asks {@code UfsFile.read} for whole pages, in order for a sequential
+ * reader) and over {@link io.strata.core.ufs.s3.S3Objects#readRangeAsync}, the
+ * {@code CompletableFuture<ByteBuffer>} ranged read the engine's fetcher calls. Bytes in flight are bounded by the engine's buffer
+ * budget ({@code buffer_size}); the connection pool ({@code s3.max_connections}) bounds the GETs
+ * on the wire.
  */
 package io.strata.core.ufs.s3;

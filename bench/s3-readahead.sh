@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# Readahead over S3 with latency, in one run: a 1 GiB object on S3Proxy (its own process, a
+# filesystem blob store in a temporary directory) reached through a delaying TCP proxy (DELAY_MS
+# each way, added to every byte in both directions without capping throughput: tc netem's delay,
+# for kernels without sch_netem). Prints:
+#   - a plain parallel ranged download of the object with the AWS SDK (16 GETs of 8 MiB at a time,
+#     no copies kept, the better of two rounds: the server and network limit a reader can reach),
+#   - a single-stream sequential read through a Strata mount (dd bs=1M after drop_caches) with the
+#     default readahead, with -o max_readahead=0, and with the default readahead but the page store
+#     off (where the page store's own cost shows),
+#   - fio random read IOPS, 4 KiB and 128 KiB blocks, 1 and 4 jobs (O_DIRECT, short time-based runs,
+#     each on a fresh mount so that no run reads pages an earlier one cached),
+# and whether the targets hold: readahead >= 5x faster than none, and the mount's sequential read
+# >= 70 % of the plain download. Every mount is fresh (its own metastore and an empty page cache),
+# and first reads a warm-up object as large as the measured one (untimed, another key, so the
+# page store gains nothing for the timed read): the timed read then runs with the daemon's JIT warm,
+# as the plain download's better round does (a cold daemon spends a fifth of the CPU compiling).
+# drop_caches also drops the server's copy of the object; it is read back into memory (locally, not
+# through the mount) before each timed run, so that every run measures the client side, not the
+# server's disk. On a small machine everything here (server, proxy, client, dd) shares the CPU,
+# which is then the limit rather than the network: compare ratios from one run only.
+#
+# Usage: bench/s3-readahead.sh [DELAY_MS]      (default 10; 0 allowed; needs root, libfuse2, fio, python3)
+#   STRATA_BENCH_SIZE_MIB     object size (default 1024)
+#   STRATA_BENCH_FIO_SECONDS  length of each fio run (default 10)
+#   STRATA_BENCH_ROUNDS       rounds of the sequential measurements, interleaved; medians are printed
+#                             (default 1; on a busy machine 3 or 5 steady the ratios)
+#   STRATA_BENCH_DIR          where the blob store, state and logs go (default: a new dir in /var/tmp,
+#                             removed at exit)
+#   STRATA_MVN_FLAGS          extra Maven flags for the build steps (e.g. -o)
+#   STRATA_JAVA_OPTS          JVM options of the mount daemons (as for bin/strata)
+# Cleans up on any exit: unmounts, stops the server and the proxy, removes the temporary directory.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+delay=${1:-10}
+size_mib=${STRATA_BENCH_SIZE_MIB:-1024}
+fio_seconds=${STRATA_BENCH_FIO_SECONDS:-10}
+rounds=${STRATA_BENCH_ROUNDS:-1}
+mvn_flags=${STRATA_MVN_FLAGS:-}
+strata=$here/bin/strata
+bucket=bench
+key=object.bin
+
+[ "$(id -u)" = 0 ] || { echo "s3-readahead.sh: run as root (drop_caches, FUSE)" >&2; exit 1; }
+for tool in fio dd python3 java fusermount; do
+    command -v "$tool" >/dev/null || { echo "s3-readahead.sh: $tool is missing" >&2; exit 1; }
+done
+
+work=${STRATA_BENCH_DIR:-$(mktemp -d /var/tmp/strata-s3-readahead.XXXXXX)}
+mkdir -p "$work"
+mnt=$work/mnt
+mkdir -p "$mnt"
+server_pid=
+proxy_pid=
+cleanup() {
+    local status=$?
+    if grep -qs " $mnt fuse" /proc/mounts; then
+        "$strata" umount "$mnt" >/dev/null 2>&1 || fusermount -u -z "$mnt" 2>/dev/null || true
+    fi
+    for pid in $proxy_pid $server_pid; do
+        kill "$pid" 2>/dev/null || true
+    done
+    for pid in $proxy_pid $server_pid; do
+        wait "$pid" 2>/dev/null || true
+    done
+    [ -z "${STRATA_BENCH_DIR:-}" ] && rm -rf "$work"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- build: the CLI jar, and the bench classes with their classpath (integration-tests' test scope)
+bench_classes=$here/integration-tests/target/test-classes
+if [ ! -f "$here/cli/target/strata.jar" ] || [ ! -f "$bench_classes/io/strata/it/bench/DelayProxy.class" ]; then
+    echo "building (first run)..." >&2
+    # shellcheck disable=SC2086
+    (cd "$here" && ./mvnw -B -q $mvn_flags -DskipTests install -pl integration-tests -am) >&2
+fi
+# shellcheck disable=SC2086
+(cd "$here" && ./mvnw -B -q $mvn_flags -pl integration-tests dependency:build-classpath \
+    -Dmdep.outputFile="$work/classpath.txt" -Dmdep.includeScope=test) >&2
+cp="$(cat "$work/classpath.txt"):$bench_classes"
+
+# Credentials of this run's server; the mount and the SDK read the same variables.
+STRATA_S3A_ACCESSKEYID=bench-$RANDOM$RANDOM
+STRATA_S3A_SECRETKEY=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+export STRATA_S3A_ACCESSKEYID STRATA_S3A_SECRETKEY
+
+await_file() { # file pid what
+    for _ in $(seq 300); do
+        [ -s "$1" ] && return 0
+        kill -0 "$2" 2>/dev/null || { echo "s3-readahead.sh: $3 exited; see $work/$3.log" >&2; exit 1; }
+        sleep 0.1
+    done
+    echo "s3-readahead.sh: $3 did not start; see $work/$3.log" >&2
+    exit 1
+}
+
+java -cp "$cp" io.strata.it.bench.S3BenchServer "$work/blobs" "$work/server.port" >"$work/server.log" 2>&1 &
+server_pid=$!
+await_file "$work/server.port" "$server_pid" server
+server_port=$(cat "$work/server.port")
+java -cp "$cp" io.strata.it.bench.DelayProxy "127.0.0.1:$server_port" "$delay" "$work/proxy.port" \
+    >"$work/proxy.log" 2>&1 &
+proxy_pid=$!
+await_file "$work/proxy.port" "$proxy_pid" proxy
+endpoint=http://127.0.0.1:$(cat "$work/proxy.port")
+
+echo "uploading two $size_mib MiB objects (measured, warm-up)..." >&2
+expected_sha=$(java -cp "$cp" io.strata.it.bench.BenchObjects put "http://127.0.0.1:$server_port" "$bucket" "$key" \
+    "$size_mib")
+java -cp "$cp" io.strata.it.bench.BenchObjects put "http://127.0.0.1:$server_port" "$bucket" warmup.bin \
+    "$size_mib" >/dev/null
+server_copy=$work/blobs/$bucket/$key
+[ -f "$server_copy" ] || { echo "s3-readahead.sh: no $server_copy: the blob store's layout changed" >&2; exit 1; }
+
+mount_fresh() { # name [extra -o options]
+    local state=$work/state-$1
+    rm -rf "$state"
+    STRATA_STATE_DIR=$state "$strata" mount "s3://$bucket" "$mnt" \
+        -o "s3.endpoint=$endpoint,s3.path_style_access=true,s3.region=us-east-1${2:+,$2}" >/dev/null
+    ls "$mnt" >/dev/null
+    cat "$mnt/warmup.bin" >/dev/null # untimed: the daemon's JIT warms up
+}
+unmount() {
+    "$strata" umount "$mnt" >/dev/null
+}
+drop_caches() { # and read the server's copy of the object back into memory
+    sync
+    echo 3 >/proc/sys/vm/drop_caches
+    cat "$server_copy" >/dev/null
+}
+dd_mib_s() { # file: MiB/s of one sequential read
+    drop_caches
+    dd if="$1" of=/dev/null bs=1M 2>&1 |
+        awk '/copied/ {for (i = 1; i <= NF; i++) if ($i == "s," || $i == "s") secs = $(i - 1); printf "%.1f", $1 / 1048576 / secs}'
+}
+fio_iops() { # file bs jobs
+    fio --name=randread --filename="$1" --rw=randread --bs="$2" --numjobs="$3" --direct=1 --ioengine=psync \
+        --readonly --runtime="$fio_seconds" --time_based --group_reporting --output-format=json 2>/dev/null |
+        python3 -c 'import json, sys; print("%.0f" % json.load(sys.stdin)["jobs"][0]["read"]["iops"])'
+}
+ratio() { python3 -c "import sys; print('%.2f' % (float(sys.argv[1]) / float(sys.argv[2])))" "$1" "$2"; }
+
+median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+# The sequential measurements, interleaved round by round so that a change in the machine's load
+# hits all of them alike; each row reports its median over the rounds.
+plains=() withs=() withouts=() nocaches=()
+for round in $(seq "$rounds"); do
+    echo "round $round of $rounds: plain parallel download..." >&2
+    drop_caches
+    plains+=("$(java -cp "$cp" io.strata.it.bench.BenchObjects get "$endpoint" "$bucket" "$key" 8 16 2)")
+
+    echo "round $round of $rounds: mount, default readahead..." >&2
+    mount_fresh default
+    withs+=("$(dd_mib_s "$mnt/$key")")
+    if [ "$round" = 1 ]; then
+        drop_caches
+        actual_sha=$(sha256sum <"$mnt/$key" | cut -d' ' -f1)
+        [ "$actual_sha" = "$expected_sha" ] || { echo "s3-readahead.sh: WRONG BYTES through the mount" >&2; exit 1; }
+    fi
+    unmount
+
+    echo "round $round of $rounds: mount, max_readahead=0..." >&2
+    mount_fresh none max_readahead=0
+    withouts+=("$(dd_mib_s "$mnt/$key")")
+    unmount
+
+    echo "round $round of $rounds: mount, default readahead, page store off..." >&2
+    mount_fresh nocache local_data_cache_size=0,local_cache_memory_size=0
+    nocaches+=("$(dd_mib_s "$mnt/$key")")
+    unmount
+done
+plain=$(median "${plains[@]}")
+with=$(median "${withs[@]}")
+without=$(median "${withouts[@]}")
+nocache=$(median "${nocaches[@]}")
+
+declare -A iops
+for bs in 4k 128k; do
+    for jobs in 1 4; do
+        echo "fio randread $bs x $jobs..." >&2
+        mount_fresh "fio-$bs-$jobs"
+        iops[$bs-$jobs]=$(fio_iops "$mnt/$key" "$bs" "$jobs")
+        unmount
+    done
+done
+
+speedup=$(ratio "$with" "$without")
+share=$(ratio "$with" "$plain")
+verdict() { python3 -c "import sys; print('met' if float(sys.argv[1]) >= float(sys.argv[2]) else 'NOT met')" "$1" "$2"; }
+
+printf '\nS3 readahead benchmark: %s MiB object on S3Proxy (filesystem blob store), %s ms added each way\n' \
+    "$size_mib" "$delay"
+printf '(delaying TCP proxy, %s ms round trip); %s cores; bytes read through the mount checked (SHA-256)\n\n' \
+    "$((2 * delay))" "$(nproc)"
+printf '%-70s %10s\n' "sequential read$([ "$rounds" -gt 1 ] && echo ", median of $rounds rounds")" "MiB/s"
+printf '%-70s %10s\n' "plain parallel ranged download (AWS SDK, 16 x 8 MiB GETs, best of 2)" "$plain"
+printf '%-70s %10s\n' "mount, dd bs=1M, default readahead (max_readahead=64MiB)" "$with"
+printf '%-70s %10s\n' "mount, dd bs=1M, -o max_readahead=0" "$without"
+printf '%-70s %10s\n' "mount, dd bs=1M, default readahead, page store off" "$nocache"
+if [ "$rounds" -gt 1 ]; then
+    printf '  (rounds: plain %s; readahead %s; max_readahead=0 %s; page store off %s)\n' "${plains[*]}" "${withs[*]}" \
+        "${withouts[*]}" "${nocaches[*]}"
+fi
+printf '\n%-70s %10s %10s\n' "fio random read, O_DIRECT, ${fio_seconds}s (IOPS)" "1 job" "4 jobs"
+printf '%-70s %10s %10s\n' "4 KiB" "${iops[4k-1]}" "${iops[4k-4]}"
+printf '%-70s %10s %10s\n' "128 KiB" "${iops[128k-1]}" "${iops[128k-4]}"
+printf '\n%-70s %10s  %s\n' "readahead / no readahead (target >= 5)" "${speedup}x" "$(verdict "$speedup" 5)"
+printf '%-70s %10s  %s\n' "mount / plain download (target >= 0.70)" "$share" "$(verdict "$share" 0.70)"
+printf '%-70s %10s\n' "mount, page store off / plain download" "$(ratio "$nocache" "$plain")"
