@@ -213,17 +213,7 @@ final class Namespace {
         if (!added.isEmpty()) {
             meta.mergeListing(dir.ino(), added);
         }
-        String after = null;
-        List<Dentry> page;
-        do {
-            page = meta.readdir(dir.ino(), after, MERGE_BATCH);
-            for (Dentry entry : page) {
-                followStorage(dir, entry, listed.get(entry.name()));
-            }
-            if (!page.isEmpty()) {
-                after = page.get(page.size() - 1).name();
-            }
-        } while (page.size() == MERGE_BATCH);
+        Directories.forEachEntry(meta, dir.ino(), entry -> followStorage(dir, entry, listed.get(entry.name())));
         meta.markSynced(dir.ino(), startNs);
     }
 

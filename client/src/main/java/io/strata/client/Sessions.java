@@ -210,17 +210,10 @@ final class Sessions {
         return removed;
     }
 
+    /** Collected first: the sweep removes entries, which paging through them would skip past. */
     private List<Dentry> all(long dir) throws IOException {
         List<Dentry> entries = new ArrayList<>();
-        String after = null;
-        List<Dentry> page;
-        do {
-            page = meta.readdir(dir, after, 1000);
-            entries.addAll(page);
-            if (!page.isEmpty()) {
-                after = page.get(page.size() - 1).name();
-            }
-        } while (page.size() == 1000);
+        Directories.forEachEntry(meta, dir, entries::add);
         return entries;
     }
 }

@@ -67,7 +67,6 @@ public final class StrataFileSystem implements AutoCloseable {
      * Read by {@code strata warmup --check}; never listed, stored or settable.
      */
     public static final String CACHED_XATTR = "user.strata.cached";
-    private static final int READDIR_BATCH = 1000;
     private static final int O_ACCMODE = 3;
     /** The names libfuse2 gives files it hides when they are unlinked while open. */
     private static final String LIBFUSE_HIDDEN_PREFIX = ".fuse_hidden";
@@ -304,16 +303,12 @@ public final class StrataFileSystem implements AutoCloseable {
             throw new FsException(FsError.ENOTDIR, path);
         }
         namespace.syncIfNeeded(dir.inode(), dir.ufsPath());
-        String after = null;
-        List<Dentry> page;
-        do {
-            page = meta.readdir(dir.inode().ino(), after, READDIR_BATCH);
-            boolean root = dir.inode().ino() == Inode.ROOT;
-            page.stream().filter(d -> !(root && d.name().equals(Sessions.RESERVED))).forEach(sink);
-            if (!page.isEmpty()) {
-                after = page.get(page.size() - 1).name();
+        boolean root = dir.inode().ino() == Inode.ROOT;
+        Directories.forEachEntry(meta, dir.inode().ino(), entry -> {
+            if (!(root && entry.name().equals(Sessions.RESERVED))) {
+                sink.accept(entry);
             }
-        } while (page.size() == READDIR_BATCH);
+        });
     }
 
     public Inode mkdir(String path, int mode, Caller caller) throws IOException {
