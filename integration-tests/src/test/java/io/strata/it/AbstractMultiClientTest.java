@@ -88,11 +88,7 @@ abstract class AbstractMultiClientTest {
     }
 
     private Shell.Result strata(String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(LauncherTest.launcher().toString());
-        command.addAll(List.of(args));
-        return Shell.run(base, Map.of("STRATA_STATE_DIR", base.resolve("state").toString()),
-                Duration.ofSeconds(90), command);
+        return Launcher.run(base, Map.of("STRATA_STATE_DIR", base.resolve("state").toString()), args);
     }
 
     /** A fresh directory name per test, made through the first mount and seen by the second. */

@@ -13,10 +13,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.UserDefinedFileAttributeView;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,7 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CacheRestartTest {
     private static final int MIB = 1 << 20;
-    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(90);
 
     @TempDir
     Path base;
@@ -61,10 +58,7 @@ class CacheRestartTest {
     }
 
     private Shell.Result strata(String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(LauncherTest.launcher().toString());
-        command.addAll(List.of(args));
-        return Shell.run(base, Map.of("STRATA_STATE_DIR", stateDir.toString()), COMMAND_TIMEOUT, command);
+        return Launcher.run(base, Map.of("STRATA_STATE_DIR", stateDir.toString()), args);
     }
 
     private void mount() {
@@ -73,13 +67,7 @@ class CacheRestartTest {
     }
 
     private List<ProcessHandle> daemons() {
-        String target = mountPoint.toString();
-        try (Stream<ProcessHandle> processes = ProcessHandle.allProcesses()) {
-            return processes.filter(p -> p.pid() != ProcessHandle.current().pid())
-                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains(target)).orElse(false))
-                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains("mount")).orElse(false))
-                    .toList();
-        }
+        return Launcher.daemons(mountPoint);
     }
 
     /** {cached bytes, size} as the mount reports them. */

@@ -10,12 +10,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,11 +24,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code umount}, and one clear line with a non-zero exit for bad input. The state directory
  * (pid files, logs, default metastores) is a temporary directory, set with STRATA_STATE_DIR.
  *
- * <p>The launcher is {@code ${strata.home}/bin/strata} (surefire sets {@code strata.home}); the
- * system property {@code strata.launcher} points the tests at another one.
+ * <p>Which launcher runs: see {@link Launcher}.
  */
 class LauncherTest {
-    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(90);
 
     @TempDir
     Path base;
@@ -62,29 +57,12 @@ class LauncherTest {
         daemons().forEach(ProcessHandle::destroyForcibly);
     }
 
-    static Path launcher() {
-        Path home = Path.of(System.getProperty("strata.home", "."));
-        return Path.of(System.getProperty("strata.launcher", home.resolve("bin/strata").toString()));
-    }
-
     private Shell.Result strata(String... args) {
-        Path launcher = launcher();
-        assertTrue(Files.isExecutable(launcher), launcher + " is missing or not executable");
-        List<String> command = new ArrayList<>();
-        command.add(launcher.toString());
-        command.addAll(List.of(args));
-        return Shell.run(base, Map.of("STRATA_STATE_DIR", stateDir.toString()), COMMAND_TIMEOUT, command);
+        return Launcher.run(base, Map.of("STRATA_STATE_DIR", stateDir.toString()), args);
     }
 
-    /** The mount daemons serving this test's mountpoint: processes whose command line names it. */
     private List<ProcessHandle> daemons() {
-        String target = mountPoint.toString();
-        try (Stream<ProcessHandle> processes = ProcessHandle.allProcesses()) {
-            return processes.filter(p -> p.pid() != ProcessHandle.current().pid())
-                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains(target)).orElse(false))
-                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains("mount")).orElse(false))
-                    .toList();
-        }
+        return Launcher.daemons(mountPoint);
     }
 
     private static List<String> lines(String text) {

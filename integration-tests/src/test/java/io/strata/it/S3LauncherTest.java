@@ -12,8 +12,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +30,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * command line, log or {@code strata conf} output.
  */
 class S3LauncherTest {
-    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(90);
 
     @TempDir
     Path base;
@@ -113,10 +110,6 @@ class S3LauncherTest {
     }
 
     private Shell.Result strata(String... args) {
-        Path launcher = LauncherTest.launcher();
-        List<String> command = new ArrayList<>();
-        command.add(launcher.toString());
-        command.addAll(List.of(args));
         Map<String, String> env = new HashMap<>();
         env.put("STRATA_STATE_DIR", stateDir.toString());
         server.optionText().forEach((key, value) -> {
@@ -124,7 +117,7 @@ class S3LauncherTest {
                 env.put(io.strata.core.conf.OptionsLoader.envName(key), value);
             }
         });
-        return Shell.run(base, env, COMMAND_TIMEOUT, command);
+        return Launcher.run(base, env, args);
     }
 
     private String allLogs() throws IOException {
@@ -138,12 +131,6 @@ class S3LauncherTest {
     }
 
     private List<ProcessHandle> daemons() {
-        String target = mountPoint.toString();
-        try (Stream<ProcessHandle> processes = ProcessHandle.allProcesses()) {
-            return processes.filter(p -> p.pid() != ProcessHandle.current().pid())
-                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains(target)).orElse(false))
-                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains("mount")).orElse(false))
-                    .toList();
-        }
+        return Launcher.daemons(mountPoint);
     }
 }

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -59,11 +58,7 @@ class SessionsTest {
     }
 
     private Shell.Result strata(String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(LauncherTest.launcher().toString());
-        command.addAll(List.of(args));
-        return Shell.run(base, Map.of("STRATA_STATE_DIR", base.resolve("state").toString()),
-                Duration.ofSeconds(90), command);
+        return Launcher.run(base, Map.of("STRATA_STATE_DIR", base.resolve("state").toString()), args);
     }
 
     /** Regular files anywhere in the source directory, by relative path. */
@@ -107,11 +102,7 @@ class SessionsTest {
     }
 
     private ProcessHandle holderDaemon() {
-        String target = holder.toString();
-        try (Stream<ProcessHandle> processes = ProcessHandle.allProcesses()) {
-            return processes.filter(p -> p.info().arguments().map(a -> List.of(a).contains(target)).orElse(false))
-                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains("mount")).orElse(false))
-                    .findFirst().orElseThrow(() -> new AssertionError("no daemon serves " + target));
-        }
+        return Launcher.daemons(holder).stream().findFirst()
+                .orElseThrow(() -> new AssertionError("no daemon serves " + holder));
     }
 }
