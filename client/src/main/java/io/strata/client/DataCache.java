@@ -2,6 +2,7 @@ package io.strata.client;
 
 import io.strata.core.cache.PageCache;
 import io.strata.core.cache.PageId;
+import io.strata.core.cache.PageSource;
 import io.strata.core.ufs.UfsFile;
 
 import java.io.IOException;
@@ -49,7 +50,22 @@ final class DataCache implements AutoCloseable {
 
     /** Reads version {@code version} of inode {@code ino} through the cache, fetching misses from {@code file}. */
     int read(UfsFile file, long ino, String version, ByteBuffer dst, long offset) throws IOException {
-        return cache.read(file::read, fileKey(ino), version, dst, offset);
+        return cache.read(pages(file), fileKey(ino), version, dst, offset);
+    }
+
+    /** The file as the cache's page source: its positional reads, and its whole-page reads (views where it has them). */
+    private static PageSource pages(UfsFile file) {
+        return new PageSource() {
+            @Override
+            public int read(ByteBuffer dst, long offset) throws IOException {
+                return file.read(dst, offset);
+            }
+
+            @Override
+            public ByteBuffer readRange(long offset, int length) throws IOException {
+                return file.readRange(offset, length);
+            }
+        };
     }
 
     /** Pages written through the mount for one open file, or null when cache_on_write is off. */

@@ -129,18 +129,26 @@ final class PageReader {
         return dst.position() - start;
     }
 
+    /**
+     * The whole page from the source: as the source hands it over when that is all of it (a view of
+     * the readahead's buffer, no copy), else completed into a page of its own.
+     */
     private ByteBuffer fetch(PageSource source, PageId id) throws IOException {
-        ByteBuffer page = ByteBuffer.allocate(pageSize);
         long offset = id.offset();
-        while (page.hasRemaining()) {
-            if (source.read(page, offset + page.position()) <= 0) {
-                break; // end of file (0: a source that makes no progress ends the page too)
+        ByteBuffer first = source.readRange(offset, pageSize);
+        ByteBuffer page = first;
+        if (first.hasRemaining() && first.remaining() < pageSize) {
+            ByteBuffer whole = ByteBuffer.allocate(pageSize).put(first);
+            while (whole.hasRemaining()) {
+                if (source.read(whole, offset + whole.position()) <= 0) {
+                    break; // end of file (0: a source that makes no progress ends the page too)
+                }
             }
+            page = whole.flip().asReadOnlyBuffer();
         }
-        page.flip();
         ufs.fetches.increment();
         ufs.bytesFetched.increment(page.remaining());
-        return page.asReadOnlyBuffer();
+        return page;
     }
 
     /** Stores a page in the background; {@code done} runs once it is stored or dropped. */

@@ -8,4 +8,17 @@ import java.nio.ByteBuffer;
 public interface PageSource {
     /** Reads into {@code dst} from {@code offset}; returns bytes read, or -1 at end of file. */
     int read(ByteBuffer dst, long offset) throws IOException;
+
+    /**
+     * Up to {@code length} bytes at {@code offset} in a read-only buffer the cache may keep (the
+     * page it stores); empty at the end of the file. The default copies them; a source holding
+     * them already (see {@code UfsFile#readRange}) may return a view, possibly shorter than asked.
+     */
+    default ByteBuffer readRange(long offset, int length) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(length);
+        while (buffer.hasRemaining() && read(buffer, offset + buffer.position()) > 0) {
+            // until the buffer is full or the file ends
+        }
+        return buffer.flip().asReadOnlyBuffer();
+    }
 }

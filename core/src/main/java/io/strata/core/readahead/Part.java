@@ -3,14 +3,13 @@ package io.strata.core.readahead;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One ranged GET and its bytes: {@code [start, end)} of the object, in one buffer once fetched,
+ * One ranged GET and its bytes: {@code [start, end)} of the object, a {@link FetchedRange} once fetched,
  * holding {@code end - start} bytes of the {@link BufferBudget} from before the request until it
  * is dropped and no reader copies from it any more.
  *
@@ -26,7 +25,7 @@ final class Part {
     final long sequence;
     private final BufferBudget budget;
     private final AtomicBoolean released = new AtomicBoolean();
-    private volatile CompletableFuture<ByteBuffer> data;
+    private volatile CompletableFuture<FetchedRange> data;
 
     /** The session that asked for it; null once that session is gone. */
     ReadaheadSession owner;
@@ -53,24 +52,24 @@ final class Part {
         return (int) (end - start);
     }
 
-    void started(CompletableFuture<ByteBuffer> fetch) {
+    void started(CompletableFuture<FetchedRange> fetch) {
         this.data = fetch;
     }
 
     boolean done() {
-        CompletableFuture<ByteBuffer> fetch = data;
+        CompletableFuture<FetchedRange> fetch = data;
         return fetch != null && fetch.isDone();
     }
 
     boolean succeeded() {
-        CompletableFuture<ByteBuffer> fetch = data;
+        CompletableFuture<FetchedRange> fetch = data;
         return fetch != null && fetch.isDone() && !fetch.isCompletedExceptionally();
     }
 
     /** Waits for the bytes; the fetch's failure as an IOException. */
-    ByteBuffer await() throws IOException {
+    FetchedRange await() throws IOException {
         try {
-            return data.get().duplicate();
+            return data.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while waiting for bytes " + start + "-" + end);
@@ -82,21 +81,6 @@ final class Part {
     }
 
     /**
-     * Copies this part's bytes from {@code position} up to {@code limit} (an offset in the file)
-     * into {@code dst}; returns the count, 0 when the fetched bytes end before {@code position}.
-     */
-    static int copy(ByteBuffer fetched, long partStart, long position, long limit, ByteBuffer dst) {
-        long available = partStart + fetched.remaining() - position;
-        int n = (int) Math.min(Math.min(available, limit - position), dst.remaining());
-        if (n <= 0) {
-            return 0;
-        }
-        int from = fetched.position() + (int) (position - partStart);
-        dst.put(fetched.duplicate().position(from).limit(from + n));
-        return n;
-    }
-
-    /**
      * Gives the reservation back once the part is dropped and unpinned (cancelling a fetch still
      * running, whose bytes nobody will read); at most once.
      */
@@ -104,7 +88,7 @@ final class Part {
         if (!dropped || pins > 0) {
             return;
         }
-        CompletableFuture<ByteBuffer> fetch = data;
+        CompletableFuture<FetchedRange> fetch = data;
         if (fetch != null && !fetch.isDone()) {
             fetch.cancel(true);
         }

@@ -87,6 +87,31 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
         return copy(pinned, dst, offset);
     }
 
+    /**
+     * Reads up to {@code length} bytes at {@code offset} into a read-only buffer the caller may
+     * keep: fewer only at the end of the object or when {@code length} exceeds the whole buffer
+     * budget; empty at the end of the object. When the bytes lie in one block of one fetched part
+     * (a block-aligned read of at most a block, as each page the page cache fills), the buffer is a
+     * view of the part's memory, not a copy: that block then outlives the part's reservation for
+     * as long as the caller holds the view.
+     */
+    public ByteBuffer readRange(long offset, int length) throws IOException {
+        if (offset < 0 || length < 0) {
+            throw new IllegalArgumentException("bad range " + offset + "+" + length);
+        }
+        if (offset >= size || length == 0) {
+            return ByteBuffer.allocate(0).asReadOnlyBuffer();
+        }
+        Pinned pinned = pin(offset, Math.min(size, offset + length));
+        ByteBuffer view = view(pinned, offset);
+        if (view != null) {
+            return view;
+        }
+        ByteBuffer copy = ByteBuffer.allocate((int) (pinned.end() - offset));
+        copy(pinned, copy, offset);
+        return copy.flip().asReadOnlyBuffer();
+    }
+
     // ---- planning and registering, under the lock ---------------------------------------------
 
     /** The parts covering {@code [offset, pinned.end)}, pinned; fetches registered as needed. */
@@ -314,9 +339,9 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
         if (speculative) {
             stats.readaheadRequests.increment();
         }
-        CompletableFuture<ByteBuffer> fetch;
+        CompletableFuture<FetchedRange> fetch;
         try {
-            fetch = fetcher.fetch(start, part.length());
+            fetch = fetcher.fetch(start, part.length(), config.blockSize());
         } catch (RuntimeException e) {
             fetch = CompletableFuture.failedFuture(e);
         }
@@ -356,6 +381,28 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
     /** Parts pinned for one read, covering its range up to {@code end}. */
     private record Pinned(List<Part> parts, long end) {}
 
+    /**
+     * A view of the pinned bytes when one part holds them all in one block, unpinning it; else
+     * null, with the parts still pinned for {@link #copy}.
+     */
+    private ByteBuffer view(Pinned pinned, long offset) throws IOException {
+        if (pinned.parts().size() != 1) {
+            return null;
+        }
+        ByteBuffer view;
+        try {
+            view = pinned.parts().get(0).await().view(offset, (int) (pinned.end() - offset));
+        } catch (IOException | RuntimeException | Error e) {
+            unpin(pinned.parts(), new long[1]);
+            throw e;
+        }
+        if (view != null) {
+            unpin(pinned.parts(), new long[] {view.remaining()});
+        }
+        return view;
+    }
+
+    /** Copies the pinned bytes into {@code dst} and unpins the parts; returns the count, -1 if none. */
     private int copy(Pinned pinned, ByteBuffer dst, long offset) throws IOException {
         List<Part> needed = pinned.parts();
         long[] copied = new long[needed.size()];
@@ -363,11 +410,11 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
         try {
             for (int i = 0; i < needed.size() && position < pinned.end(); i++) {
                 Part part = needed.get(i);
-                ByteBuffer data = part.await();
-                int n = Part.copy(data, part.start, position, pinned.end(), dst);
+                FetchedRange data = part.await();
+                int n = data.copyTo(position, pinned.end(), dst);
                 copied[i] = n;
                 position += n;
-                if (part.start + data.remaining() < part.end) {
+                if (!data.full()) {
                     break; // the object ended early: a short read
                 }
             }

@@ -1,6 +1,5 @@
 package io.strata.core.readahead;
 
-import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -11,10 +10,10 @@ import java.util.concurrent.CompletableFuture;
 @FunctionalInterface
 public interface RangeFetcher {
     /**
-     * Starts fetching {@code length} bytes at {@code offset}. The future completes with a buffer of
-     * those bytes (position 0, limit the count), fewer only at the end of the object, or fails with
-     * the {@link java.io.IOException} the read should report. Cancelling the future abandons the
-     * transfer.
+     * Starts fetching {@code length} bytes at {@code offset}. The future completes with those bytes
+     * in blocks of {@code blockSize} on the file's block grid ({@link FetchedRange#allocate}), fewer
+     * only at the end of the object, or fails with the {@link java.io.IOException} the read should
+     * report. Cancelling the future abandons the transfer.
      */
-    CompletableFuture<ByteBuffer> fetch(long offset, int length);
+    CompletableFuture<FetchedRange> fetch(long offset, int length, int blockSize);
 }

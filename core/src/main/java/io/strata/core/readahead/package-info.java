@@ -40,10 +40,16 @@
  *       to 8 MiB, each only if the budget has room right now: readahead never waits, it shrinks
  *       the window instead. A new session beyond the 8th evicts the least recently used one.</li>
  *   <li><b>pins and copies</b>: without the lock, waits for each part it needs (the futures of GETs
- *       the SDK's Netty client runs: no thread per request) and copies its bytes out.</li>
+ *       the SDK's Netty client runs: no thread per request) and copies its bytes out; or, for
+ *       {@code readRange} of bytes within one block of one part (each page the page cache fills),
+ *       hands out a read-only view of them instead of a copy.</li>
  * </ol>
  *
  * <h2>Parts and memory</h2>
+ * A part's bytes are a {@link io.strata.core.readahead.FetchedRange}: blocks on the file's 1 MiB
+ * grid, so a page-aligned page is one buffer (a view, not a copy, for the page cache) and no part
+ * is one large array. A view keeps its block alive after the part is gone, outside the budget: the
+ * page cache holds views only until their pages are stored (at most its fill queue's worth).
  * A {@code Part} holds its bytes' reservation from before its GET starts until it is dropped and
  * unpinned, so the budget bounds bytes in flight and buffered together ({@code buffer_size},
  * 300 MiB by default, per volume). Parts are dropped when read through, when their session has

@@ -15,6 +15,21 @@ public interface UfsFile extends Closeable {
     /** Reads into {@code dst} from {@code offset}; returns bytes read, or -1 at end of file. */
     int read(ByteBuffer dst, long offset) throws IOException;
 
+    /**
+     * Reads up to {@code length} bytes at {@code offset} into a read-only buffer the caller may
+     * keep; empty at the end of the file. The default copies them into a new buffer, as many as
+     * there are; a file that already holds the bytes in memory (the S3 readahead) may hand out a
+     * view of them instead, which can be shorter than asked: callers that need them all ask again
+     * for the rest.
+     */
+    default ByteBuffer readRange(long offset, int length) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(length);
+        while (buffer.hasRemaining() && read(buffer, offset + buffer.position()) > 0) {
+            // until the buffer is full or the file ends
+        }
+        return buffer.flip().asReadOnlyBuffer();
+    }
+
     /** Writes all of {@code src} at {@code offset}, growing the file as needed. */
     void write(ByteBuffer src, long offset) throws IOException;
 

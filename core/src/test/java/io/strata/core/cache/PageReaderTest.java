@@ -171,6 +171,29 @@ class PageReaderTest {
     }
 
     @Test
+    void aPageTheSourceHandsOverShortIsCompletedFromItsReads() throws IOException {
+        PageSource halves = new PageSource() {
+            @Override
+            public int read(ByteBuffer dst, long offset) throws IOException {
+                return source.read(dst, offset);
+            }
+
+            @Override
+            public ByteBuffer readRange(long offset, int length) throws IOException {
+                ByteBuffer half = ByteBuffer.allocate(length / 2); // as a view ending at a block boundary would be
+                source.read(half, offset);
+                return half.flip().asReadOnlyBuffer();
+            }
+        };
+        ByteBuffer dst = ByteBuffer.allocate(PAGE);
+        assertEquals(PAGE, reader.read(halves, "f", "v1", dst, PAGE));
+        assertArrayEquals(expected(PAGE, PAGE), dst.array());
+        pendingFills.forEach(Runnable::run);
+        assertArrayEquals(expected(PAGE, PAGE), read(PAGE, PAGE), "the whole page was stored");
+        assertEquals(PAGE, count("strata.cache.bytes.fetched", "ufs"));
+    }
+
+    @Test
     void concurrentMissesOnOnePageShareOneFetch() throws Exception {
         CountDownLatch fetching = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);

@@ -54,7 +54,7 @@ final class FakeObject implements RangeFetcher {
     }
 
     @Override
-    public CompletableFuture<ByteBuffer> fetch(long offset, int length) {
+    public CompletableFuture<FetchedRange> fetch(long offset, int length, int blockSize) {
         if (offset < 0 || length <= 0 || offset >= data.length) {
             throw new AssertionError("bad request " + offset + "+" + length);
         }
@@ -63,7 +63,7 @@ final class FakeObject implements RangeFetcher {
         }
         long now = inFlight.addAndGet(length);
         peakInFlight.accumulateAndGet(now, Math::max);
-        CompletableFuture<ByteBuffer> future = new CompletableFuture<>();
+        CompletableFuture<FetchedRange> future = new CompletableFuture<>();
         boolean fail = failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
         Runnable complete = () -> {
             inFlight.addAndGet(-length);
@@ -71,7 +71,7 @@ final class FakeObject implements RangeFetcher {
                 future.completeExceptionally(new IOException("injected failure at " + offset));
             } else {
                 int n = (int) Math.min(length, data.length - offset);
-                future.complete(ByteBuffer.wrap(data, (int) offset, n).slice().asReadOnlyBuffer());
+                future.complete(FetchedRange.copyOf(offset, ByteBuffer.wrap(data, (int) offset, n), blockSize));
             }
         };
         // A cancelled request is no longer in flight either.

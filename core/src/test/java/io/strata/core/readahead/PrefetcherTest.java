@@ -330,6 +330,52 @@ class PrefetcherTest {
         assertEquals(123, prefetcher.read(past, 10L * BLOCK), "short at the end");
     }
 
+    /** Reads {@code length} bytes at {@code offset} with {@link Prefetcher#readRange} and checks them. */
+    private static ByteBuffer readRangeAndCheck(Prefetcher prefetcher, FakeObject object, long offset, int length)
+            throws IOException {
+        ByteBuffer range = prefetcher.readRange(offset, length);
+        int expected = (int) Math.min(length, Math.max(0, object.data.length - offset));
+        assertEquals(expected, range.remaining(), "bytes at " + offset);
+        assertTrue(range.isReadOnly());
+        byte[] seen = new byte[expected];
+        range.duplicate().get(seen);
+        assertArrayEquals(object.slice(offset, expected), seen, "bytes at " + offset);
+        return range;
+    }
+
+    @Test
+    void wholeBlockRangesReadSequentiallyAreReadAheadAndReleaseTheirParts() throws IOException {
+        FakeObject object = new FakeObject(4 * MIB, 16);
+        Readahead engine = new Readahead(config(MIB, true, 64 * MIB));
+        engines.add(engine);
+        Prefetcher prefetcher = open(engine, object);
+        for (long offset = 0; offset < object.data.length; offset += BLOCK) {
+            readRangeAndCheck(prefetcher, object, offset, BLOCK);
+        }
+        assertTrue(object.requests().stream().anyMatch(r -> r.length() == PART), "read ahead in whole parts");
+        assertEquals(object.data.length, object.requestedBytes(), "every byte fetched once");
+        assertEquals(0, engine.budget().used(), "parts read through by views are released");
+    }
+
+    @Test
+    void rangesAcrossBlocksOrPartsAreCopiedWhole() throws IOException {
+        FakeObject object = new FakeObject(4 * MIB, 17);
+        Prefetcher prefetcher = open(config(MIB, true, 64 * MIB), object);
+        readRangeAndCheck(prefetcher, object, BLOCK / 2, BLOCK);          // two blocks of one part
+        readRangeAndCheck(prefetcher, object, PART - 100, 300);           // two parts
+        readRangeAndCheck(prefetcher, object, 0, 3 * PART);               // many parts
+    }
+
+    @Test
+    void rangesAtTheEndAreShortThenEmpty() throws IOException {
+        int size = 3 * BLOCK + 10;
+        FakeObject object = new FakeObject(size, 18);
+        Prefetcher prefetcher = open(config(MIB, true, 64 * MIB), object);
+        readRangeAndCheck(prefetcher, object, 3L * BLOCK, BLOCK);
+        assertEquals(0, prefetcher.readRange(size, BLOCK).remaining());
+        assertEquals(0, prefetcher.readRange(size + 5L, BLOCK).remaining());
+    }
+
     @Test
     void aFailedRequestFailsItsReadsAndTheNextReadAsksAgain() throws IOException {
         FakeObject object = new FakeObject(MIB, 13).failNext(1);

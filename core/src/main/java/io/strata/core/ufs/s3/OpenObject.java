@@ -126,6 +126,28 @@ final class OpenObject {
         }
     }
 
+    /**
+     * Up to {@code length} bytes at {@code offset} from the readahead ({@link Prefetcher#readRange}:
+     * a view of its buffer where it can), or null when the object is not read remotely (it is
+     * being written or staged).
+     */
+    ByteBuffer readRemoteRange(long offset, int length) throws IOException {
+        checkOffset(offset);
+        lock.readLock().lock();
+        try {
+            checkOpen();
+            if (mode != Mode.REMOTE) {
+                return null;
+            }
+            if (offset >= remoteSize) {
+                return ByteBuffer.allocate(0).asReadOnlyBuffer();
+            }
+            return remoteReader().readRange(offset, length);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     private int readLocked(ByteBuffer dst, long offset) throws IOException {
         return switch (mode) {
             case REMOTE -> readRemote(dst, offset);
@@ -149,8 +171,8 @@ final class OpenObject {
                 String readKey = key;
                 String readEtag = etag;
                 String what = "read '" + path + "'";
-                remote = ufs.readahead().open((offset, length) -> ufs.objects().readRangeAsync(readKey, readEtag,
-                        offset, length, what), remoteSize, path);
+                remote = ufs.readahead().open((offset, length, blockSize) -> ufs.objects().readRangeAsync(readKey,
+                        readEtag, offset, length, blockSize, what), remoteSize, path);
             }
             return remote;
         }

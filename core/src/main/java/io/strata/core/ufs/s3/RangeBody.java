@@ -1,5 +1,6 @@
 package io.strata.core.ufs.s3;
 
+import io.strata.core.readahead.FetchedRange;
 import org.reactivestreams.Subscriber;
 import org.reactivestreams.Subscription;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
@@ -11,23 +12,28 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The body of a ranged GET, received straight into one buffer of the response's Content-Length
- * (one copy, where the SDK's {@code toBytes()} grows a stream and copies it again). Each attempt
- * of the SDK's retries starts over in a fresh buffer. A body longer than the range asked for (a
+ * The body of a ranged GET, received straight into a {@link FetchedRange} of the response's
+ * Content-Length, in blocks on the file's block grid (one copy, where the SDK's {@code toBytes()}
+ * grows a stream and copies it again). Each attempt of the SDK's retries starts over in a fresh
+ * range. A body longer than the range asked for (a
  * store ignoring the Range header) or shorter than its Content-Length fails the attempt, as a
  * client error the SDK retries like a broken connection.
  */
-final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, ByteBuffer> {
+final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, FetchedRange> {
+    private final long offset;
     private final int maxLength;
-    private volatile CompletableFuture<ByteBuffer> result;
+    private final int blockSize;
+    private volatile CompletableFuture<FetchedRange> result;
     private volatile GetObjectResponse response;
 
-    RangeBody(int maxLength) {
+    RangeBody(long offset, int maxLength, int blockSize) {
+        this.offset = offset;
         this.maxLength = maxLength;
+        this.blockSize = blockSize;
     }
 
     @Override
-    public CompletableFuture<ByteBuffer> prepare() {
+    public CompletableFuture<FetchedRange> prepare() {
         result = new CompletableFuture<>();
         response = null;
         return result;
@@ -40,7 +46,7 @@ final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, Byt
 
     @Override
     public void onStream(SdkPublisher<ByteBuffer> publisher) {
-        CompletableFuture<ByteBuffer> attempt = result;
+        CompletableFuture<FetchedRange> attempt = result;
         Long contentLength = response == null ? null : response.contentLength();
         if (contentLength != null && contentLength > maxLength) {
             attempt.completeExceptionally(SdkClientException.create("asked for " + maxLength + " bytes, the"
@@ -49,12 +55,13 @@ final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, Byt
             return;
         }
         int capacity = contentLength != null ? contentLength.intValue() : maxLength;
-        publisher.subscribe(new Collector(ByteBuffer.allocate(capacity), contentLength != null, attempt));
+        publisher.subscribe(new Collector(FetchedRange.allocate(offset, capacity, blockSize), contentLength != null,
+                attempt));
     }
 
     @Override
     public void exceptionOccurred(Throwable error) {
-        CompletableFuture<ByteBuffer> attempt = result;
+        CompletableFuture<FetchedRange> attempt = result;
         if (attempt != null) {
             attempt.completeExceptionally(error);
         }
@@ -65,14 +72,14 @@ final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, Byt
         return SdkClientException.builder().message(message).cause(new java.io.IOException(message)).build();
     }
 
-    /** Copies the body's chunks into the buffer. */
+    /** Copies the body's chunks into the range. */
     private static final class Collector implements Subscriber<ByteBuffer> {
-        private final ByteBuffer target;
+        private final FetchedRange target;
         private final boolean exact;
-        private final CompletableFuture<ByteBuffer> attempt;
+        private final CompletableFuture<FetchedRange> attempt;
         private Subscription subscription;
 
-        Collector(ByteBuffer target, boolean exact, CompletableFuture<ByteBuffer> attempt) {
+        Collector(FetchedRange target, boolean exact, CompletableFuture<FetchedRange> attempt) {
             this.target = target;
             this.exact = exact;
             this.attempt = attempt;
@@ -86,13 +93,11 @@ final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, Byt
 
         @Override
         public void onNext(ByteBuffer chunk) {
-            if (chunk.remaining() > target.remaining()) {
+            if (!target.put(chunk)) {
                 subscription.cancel();
                 attempt.completeExceptionally(failure("the response body is longer than " + target.capacity()
                         + " bytes"));
-                return;
             }
-            target.put(chunk);
         }
 
         @Override
@@ -102,12 +107,12 @@ final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, Byt
 
         @Override
         public void onComplete() {
-            if (exact && target.hasRemaining()) {
-                attempt.completeExceptionally(failure("received " + target.position() + " of "
+            if (exact && !target.full()) {
+                attempt.completeExceptionally(failure("received " + target.length() + " of "
                         + target.capacity() + " bytes"));
                 return;
             }
-            attempt.complete(target.flip());
+            attempt.complete(target);
         }
     }
 

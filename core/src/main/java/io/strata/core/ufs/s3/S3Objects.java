@@ -2,6 +2,7 @@ package io.strata.core.ufs.s3;
 
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
+import io.strata.core.readahead.FetchedRange;
 import software.amazon.awssdk.core.FileTransformerConfiguration;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
@@ -90,13 +91,14 @@ final class S3Objects {
 
     /**
      * {@code length} bytes at {@code offset} of the object's version {@code etag}, fewer only at its
-     * end, for the readahead engine's fetcher: completes with the bytes in one buffer, or fails with
-     * the IOException (FsException) the read reports. The SDK retries a broken transfer as a whole; a
+     * end, for the readahead engine's fetcher: completes with the bytes in blocks of
+     * {@code blockSize}, or fails with the IOException (FsException) the read reports. The SDK retries a broken transfer as a whole; a
      * short body is an error, never a short read. Cancelling the returned future aborts the GET.
      */
-    CompletableFuture<ByteBuffer> readRangeAsync(String key, String etag, long offset, int length, String what) {
-        CompletableFuture<ByteBuffer> get = getRange(key, etag, offset, length);
-        CompletableFuture<ByteBuffer> result = new CompletableFuture<>();
+    CompletableFuture<FetchedRange> readRangeAsync(String key, String etag, long offset, int length, int blockSize,
+                                                   String what) {
+        CompletableFuture<FetchedRange> get = getRange(key, etag, offset, length, blockSize);
+        CompletableFuture<FetchedRange> result = new CompletableFuture<>();
         get.whenComplete((data, failure) -> {
             if (failure == null) {
                 result.complete(data);
@@ -112,14 +114,15 @@ final class S3Objects {
         return result;
     }
 
-    /** One conditional ranged GET, received into a buffer of its length ({@link RangeBody}). */
-    private CompletableFuture<ByteBuffer> getRange(String key, String etag, long offset, int length) {
+    /** One conditional ranged GET, received into a range of its length ({@link RangeBody}). */
+    private CompletableFuture<FetchedRange> getRange(String key, String etag, long offset, int length,
+                                                     int blockSize) {
         if (length <= 0) {
-            return CompletableFuture.completedFuture(ByteBuffer.allocate(0));
+            return CompletableFuture.completedFuture(FetchedRange.allocate(offset, 0, blockSize));
         }
         String range = "bytes=" + offset + "-" + (offset + length - 1);
         return client.getObject(b -> b.bucket(bucket).key(key).range(range).ifMatch(quoted(etag)),
-                new RangeBody(length));
+                new RangeBody(offset, length, blockSize));
     }
 
     /** Downloads the object's version {@code etag} into {@code file} (replacing it); returns its length. */

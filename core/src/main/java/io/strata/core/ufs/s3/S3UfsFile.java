@@ -32,6 +32,14 @@ final class S3UfsFile implements UfsFile {
         return object.read(dst, offset);
     }
 
+    /** A view of the readahead's bytes when the object is read remotely, else a copy. */
+    @Override
+    public ByteBuffer readRange(long offset, int length) throws IOException {
+        checkOpen();
+        ByteBuffer view = object.readRemoteRange(offset, length);
+        return view != null ? view : UfsFile.super.readRange(offset, length);
+    }
+
     @Override
     public void write(ByteBuffer src, long offset) throws IOException {
         checkWritable("write");
