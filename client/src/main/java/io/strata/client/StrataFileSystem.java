@@ -125,6 +125,7 @@ public final class StrataFileSystem implements AutoCloseable {
         DataCache dataCache;
         try {
             bind(meta, ufs.uri(), MetaStores.redact(metaUrl));
+            ufs.bindMetrics(meters);
             dataCache = openDataCache(meta, options, ufs.uri(), meters);
         } catch (IOException | RuntimeException e) {
             try (ufs; meta) {
@@ -230,7 +231,10 @@ public final class StrataFileSystem implements AutoCloseable {
         return ufs.uri();
     }
 
-    /** The volume's meters ({@code strata.cache.*} and others to come), for frontends and tests. */
+    /**
+     * The volume's meters ({@code strata.cache.*}, and the under storage's: {@code strata.readahead.*}
+     * on S3), for frontends and tests.
+     */
     public MeterRegistry meters() {
         return meters;
     }

@@ -9,8 +9,9 @@
  * {@link io.strata.core.readahead.ReadaheadConfig} (from
  * {@link io.strata.core.readahead.ReadaheadOptions}: {@code max_readahead}, {@code prefetch},
  * {@code buffer_size}), its {@link io.strata.core.readahead.BufferBudget} and its
- * {@link io.strata.core.readahead.ReadaheadStats}. Each open version of an object (S3: key and
- * ETag) gets a {@link io.strata.core.readahead.Prefetcher} over a
+ * {@link io.strata.core.readahead.ReadaheadStats} (the {@code strata.readahead.*} meters of
+ * {@link io.strata.core.readahead.ReadaheadMetrics} read both). Each open version of an object
+ * (S3: key and ETag) gets a {@link io.strata.core.readahead.Prefetcher} over a
  * {@link io.strata.core.readahead.RangeFetcher}, the asynchronous ranged GET of that version
  * ({@code CompletableFuture<ByteBuffer>}; the S3 one is conditional on the ETag, so bytes of two
  * versions never mix). A read of {@code [offset, end)}:

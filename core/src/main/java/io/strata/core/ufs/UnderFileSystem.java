@@ -1,5 +1,7 @@
 package io.strata.core.ufs;
 
+import io.micrometer.core.instrument.MeterRegistry;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
@@ -48,6 +50,13 @@ public interface UnderFileSystem extends Closeable {
 
     /** Capacity of the storage, for statfs; empty where it is unbounded (object stores). */
     Optional<Capacity> capacity() throws IOException;
+
+    /**
+     * Registers the meters of this storage's own machinery (S3: {@code strata.readahead.*}) in the
+     * volume's {@code registry}; call once per volume. Storage with nothing to show (local
+     * directories) registers nothing.
+     */
+    default void bindMetrics(MeterRegistry registry) {}
 
     /** Total and free bytes of the storage. */
     record Capacity(long totalBytes, long freeBytes) {}

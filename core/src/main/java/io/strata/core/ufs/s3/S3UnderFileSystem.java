@@ -1,10 +1,12 @@
 package io.strata.core.ufs.s3;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.strata.core.conf.Options;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.core.readahead.Readahead;
 import io.strata.core.readahead.ReadaheadConfig;
+import io.strata.core.readahead.ReadaheadMetrics;
 import io.strata.core.ufs.UfsFile;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
@@ -148,6 +150,11 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     /** The volume's readahead engine (its settings, buffer budget and counters). */
     public Readahead readahead() {
         return readahead;
+    }
+
+    @Override
+    public void bindMetrics(MeterRegistry registry) {
+        new ReadaheadMetrics(readahead).bindTo(registry);
     }
 
     // ---- namespace ---------------------------------------------------------------------------

@@ -1,5 +1,7 @@
 package io.strata.core.ufs.s3;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.strata.core.conf.Options;
 import io.strata.core.readahead.ReadaheadConfig;
 import io.strata.core.readahead.ReadaheadStats;
@@ -236,5 +238,18 @@ class S3ReadaheadTest {
         }
         assertEquals(8, gets.get());
         assertEquals(8 * 4096, ufs.readahead().stats().requestedBytes());
+    }
+
+    @Test
+    void boundMetricsCountTheGetsOfARead() throws IOException {
+        MeterRegistry registry = new SimpleMeterRegistry();
+        ufs.bindMetrics(registry);
+        byte[] data = randomBytes(MIB, 7);
+        server.put(volume, "metered", data);
+        try (UfsFile file = ufs.open("metered", false)) {
+            assertArrayEquals(data, read(file, 0, MIB));
+        }
+        assertEquals(gets.get(), registry.get("strata.readahead.requests").functionCounter().count());
+        assertTrue(gets.get() > 0);
     }
 }
