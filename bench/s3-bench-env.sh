@@ -1,6 +1,6 @@
 # Shared by bench/s3-readahead.sh and bench/s3-page-cache.sh (sourced, not run): checks the tools,
 # builds what is missing, starts S3Proxy in its own process behind the delaying TCP proxy
-# (DELAY_MS each way), uploads the measured object and a warm-up object of the same size, and
+# (DELAY_MS each way), uploads the measured object and two warm-up objects of the same size, and
 # defines mount_fresh, unmount, drop_caches, dd_mib_s, fio_iops, ratio and median. Cleans up on
 # any exit. Expects $1 (the delay) in "$@" of the sourcing script.
 set -euo pipefail
@@ -9,6 +9,8 @@ delay=${1:-10}
 size_mib=${STRATA_BENCH_SIZE_MIB:-1024}
 fio_seconds=${STRATA_BENCH_FIO_SECONDS:-10}
 rounds=${STRATA_BENCH_ROUNDS:-1}
+warmups=${STRATA_BENCH_WARMUPS:-4}
+link_mib_s=${STRATA_BENCH_LINK_MIBS:-0}
 mvn_flags=${STRATA_MVN_FLAGS:-}
 strata=$here/bin/strata
 bucket=bench
@@ -73,27 +75,37 @@ java -cp "$cp" io.strata.it.bench.S3BenchServer "$work/blobs" "$work/server.port
 server_pid=$!
 await_file "$work/server.port" "$server_pid" server
 server_port=$(cat "$work/server.port")
-java -cp "$cp" io.strata.it.bench.DelayProxy "127.0.0.1:$server_port" "$delay" "$work/proxy.port" \
+java -cp "$cp" io.strata.it.bench.DelayProxy "127.0.0.1:$server_port" "$delay" "$work/proxy.port" "$link_mib_s" \
     >"$work/proxy.log" 2>&1 &
 proxy_pid=$!
 await_file "$work/proxy.port" "$proxy_pid" proxy
 endpoint=http://127.0.0.1:$(cat "$work/proxy.port")
 
-echo "uploading two $size_mib MiB objects (measured, warm-up)..." >&2
+echo "uploading three $size_mib MiB objects (measured, two for warm-up)..." >&2
 expected_sha=$(java -cp "$cp" io.strata.it.bench.BenchObjects put "http://127.0.0.1:$server_port" "$bucket" "$key" \
     "$size_mib")
-java -cp "$cp" io.strata.it.bench.BenchObjects put "http://127.0.0.1:$server_port" "$bucket" warmup.bin \
-    "$size_mib" >/dev/null
+for w in 1 2; do
+    java -cp "$cp" io.strata.it.bench.BenchObjects put "http://127.0.0.1:$server_port" "$bucket" "warmup-$w.bin" \
+        "$size_mib" >/dev/null
+done
 server_copy=$work/blobs/$bucket/$key
 [ -f "$server_copy" ] || { echo "${0##*/}: no $server_copy: the blob store's layout changed" >&2; exit 1; }
 
-mount_fresh() { # name [extra -o options]
+# A fresh mount reads warm-up objects before it is measured ($3 of them, default $warmups), untimed,
+# so that the timed read meets a daemon whose JIT has compiled the read path, as the plain
+# download's warm-up rounds do for its client: both sides read as many GiB before the timed one.
+# The two warm-up objects alternate, each larger than the default page store, so that every
+# warm-up read goes to S3 and none is served by the page store.
+mount_fresh() { # name [extra -o options] [warm-up reads]
     local state=$work/state-$1
     rm -rf "$state"
     STRATA_STATE_DIR=$state "$strata" mount "s3://$bucket" "$mnt" \
         -o "s3.endpoint=$endpoint,s3.path_style_access=true,s3.region=us-east-1${2:+,$2}" >/dev/null
     ls "$mnt" >/dev/null
-    cat "$mnt/warmup.bin" >/dev/null # untimed: the daemon's JIT warms up
+    for w in $(seq "${3:-$warmups}"); do
+        echo 1 >/proc/sys/vm/drop_caches
+        cat "$mnt/warmup-$((2 - w % 2)).bin" >/dev/null
+    done
 }
 unmount() {
     "$strata" umount "$mnt" >/dev/null

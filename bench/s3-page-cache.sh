@@ -18,8 +18,8 @@ secs_of() { # command...: wall seconds
     python3 -c "print('%.2f' % ($end - $start))"
 }
 
-# Room for the warm-up object and the measured one in the disk tier.
-mount_fresh cache "local_data_cache_size=$((3 * size_mib))MiB"
+# One warm-up read, and room for the warm-up object and the measured one in the disk tier.
+mount_fresh cache "local_data_cache_size=$((3 * size_mib))MiB" 1
 drop_caches
 first=$(secs_of cat "$mnt/$key")
 drop_caches

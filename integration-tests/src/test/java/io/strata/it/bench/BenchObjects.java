@@ -36,10 +36,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>{@code put ENDPOINT BUCKET KEY MIB}: creates the bucket (if needed) and uploads an object of
  *       MIB mebibytes of pseudo-random bytes as a multipart upload; prints their SHA-256;</li>
- *   <li>{@code get ENDPOINT BUCKET KEY PART_MIB CONCURRENCY [ROUNDS]}: downloads the object as ranged
- *       GETs of PART_MIB, CONCURRENCY at a time, counting the bytes and keeping none (the server
- *       and network limit a reader can reach), ROUNDS times (default 1); prints the best round's
- *       {@code MiB/s}.</li>
+ *   <li>{@code get ENDPOINT BUCKET KEY PART_MIB CONCURRENCY [WARMUP_ROUNDS]}: downloads the object
+ *       as ranged GETs of PART_MIB, CONCURRENCY at a time, counting the bytes and keeping none (the
+ *       server and network limit a reader can reach): WARMUP_ROUNDS times untimed (default 0; the
+ *       JIT compiles the SDK's paths meanwhile, as the mount's warm-up reads do for the daemon),
+ *       then once timed; prints that round's {@code MiB/s}.</li>
  * </ul>
  * The key pair comes from {@code STRATA_S3A_ACCESSKEYID} and {@code STRATA_S3A_SECRETKEY}.
  */
@@ -51,7 +52,7 @@ public final class BenchObjects {
     public static void main(String[] args) throws Exception {
         if (args.length < 4) {
             System.err.println("usage: BenchObjects put ENDPOINT BUCKET KEY MIB"
-                    + " | get ENDPOINT BUCKET KEY PART_MIB CONCURRENCY [ROUNDS]");
+                    + " | get ENDPOINT BUCKET KEY PART_MIB CONCURRENCY [WARMUP_ROUNDS]");
             System.exit(2);
         }
         String command = args[0];
@@ -59,16 +60,16 @@ public final class BenchObjects {
         String bucket = args[2];
         String key = args[3];
         int concurrency = command.equals("get") ? Integer.parseInt(args[5]) : 4;
-        int rounds = command.equals("get") && args.length > 6 ? Integer.parseInt(args[6]) : 1;
+        int warmups = command.equals("get") && args.length > 6 ? Integer.parseInt(args[6]) : 0;
         try (S3AsyncClient client = client(endpoint, concurrency)) {
             switch (command) {
                 case "put" -> put(client, bucket, key, Long.parseLong(args[4]) << 20);
                 case "get" -> {
-                    double best = 0;
-                    for (int round = 0; round < rounds; round++) { // the first round also warms the JIT up
-                        best = Math.max(best, get(client, bucket, key, Integer.parseInt(args[4]) << 20, concurrency));
+                    int partSize = Integer.parseInt(args[4]) << 20;
+                    for (int round = 0; round < warmups; round++) {
+                        get(client, bucket, key, partSize, concurrency);
                     }
-                    System.out.printf(Locale.ROOT, "%.1f%n", best);
+                    System.out.printf(Locale.ROOT, "%.1f%n", get(client, bucket, key, partSize, concurrency));
                 }
                 default -> {
                     System.err.println("unknown command " + command);

@@ -25,9 +25,15 @@ import java.util.concurrent.locks.LockSupport;
  * so a transfer keeps its full rate and only gains the delay, as on a long link (up to 64 MiB may
  * be in transit per direction and connection: a 6 GB/s bandwidth-delay product at 10 ms).
  *
- * <p>Usage: {@code DelayProxy TARGET_HOST:PORT DELAY_MS PORT_FILE}. Listens on a free loopback
- * port, written to PORT_FILE once listening; runs until killed. Two threads per direction and
- * connection (a reader and a delayed writer); a half-close is passed on after the delay too.
+ * <p>Optionally the link has a bandwidth, {@code LINK_MIB_S} per direction shared by all
+ * connections (as one network link is): each chunk then also waits for the link to have carried
+ * the chunks before it, at that rate. This is for machines where the client, the server and the
+ * proxy share a few cores: there the bytes are limited by CPU, not by a network, and a capped link
+ * puts the limit back where a real object store has it.
+ *
+ * <p>Usage: {@code DelayProxy TARGET_HOST:PORT DELAY_MS PORT_FILE [LINK_MIB_S]}. Listens on a free
+ * loopback port, written to PORT_FILE once listening; runs until killed. Two threads per direction
+ * and connection (a reader and a delayed writer); a half-close is passed on after the delay too.
  */
 public final class DelayProxy {
     private static final int CHUNK = 256 * 1024;
@@ -37,22 +43,44 @@ public final class DelayProxy {
     private final String host;
     private final int port;
     private final long delayNs;
+    /** The two directions of the link; null when it has no bandwidth cap. */
+    private final Link up;
+    private final Link down;
     private final AtomicInteger connections = new AtomicInteger();
 
-    private DelayProxy(String host, int port, long delayNs) {
+    private DelayProxy(String host, int port, long delayNs, long bytesPerSecond) {
         this.host = host;
         this.port = port;
         this.delayNs = delayNs;
+        this.up = bytesPerSecond > 0 ? new Link(bytesPerSecond) : null;
+        this.down = bytesPerSecond > 0 ? new Link(bytesPerSecond) : null;
+    }
+
+    /** One direction of a link of fixed bandwidth: when each chunk has been carried, in the order they are sent. */
+    private static final class Link {
+        private final double nanosPerByte;
+        private long freeAt;
+
+        Link(long bytesPerSecond) {
+            this.nanosPerByte = 1e9 / bytesPerSecond;
+        }
+
+        /** Takes the link for {@code bytes}; returns when they will have been carried (System.nanoTime). */
+        synchronized long carry(int bytes) {
+            freeAt = Math.max(freeAt, System.nanoTime()) + (long) (bytes * nanosPerByte);
+            return freeAt;
+        }
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 3) {
-            System.err.println("usage: DelayProxy TARGET_HOST:PORT DELAY_MS PORT_FILE");
+        if (args.length != 3 && args.length != 4) {
+            System.err.println("usage: DelayProxy TARGET_HOST:PORT DELAY_MS PORT_FILE [LINK_MIB_S]");
             System.exit(2);
         }
         int colon = args[0].lastIndexOf(':');
+        long linkBytesPerSecond = args.length == 4 ? Long.parseLong(args[3]) << 20 : 0;
         DelayProxy proxy = new DelayProxy(args[0].substring(0, colon), Integer.parseInt(args[0].substring(colon + 1)),
-                TimeUnit.MILLISECONDS.toNanos(Long.parseLong(args[1])));
+                TimeUnit.MILLISECONDS.toNanos(Long.parseLong(args[1])), linkBytesPerSecond);
         try (ServerSocket server = new ServerSocket()) {
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
             Path portFile = Path.of(args[2]);
@@ -76,8 +104,8 @@ public final class DelayProxy {
                     socket.setTcpNoDelay(true);
                 }
                 Connection connection = new Connection(client, upstream);
-                connection.pump(client, upstream, "c" + id + "-up");
-                connection.pump(upstream, client, "c" + id + "-down");
+                connection.pump(client, upstream, up, "c" + id + "-up");
+                connection.pump(upstream, client, down, "c" + id + "-down");
             } catch (IOException e) {
                 closeQuietly(client);
                 closeQuietly(upstream);
@@ -98,7 +126,7 @@ public final class DelayProxy {
             this.b = b;
         }
 
-        void pump(Socket from, Socket to, String name) throws IOException {
+        void pump(Socket from, Socket to, Link link, String name) throws IOException {
             InputStream in = from.getInputStream();
             OutputStream out = to.getOutputStream();
             BlockingQueue<Object[]> queue = new LinkedBlockingQueue<>();
@@ -137,6 +165,12 @@ public final class DelayProxy {
                             to.shutdownOutput();
                             finished();
                             return;
+                        }
+                        if (link != null) {
+                            long carried = link.carry(bytes.length);
+                            for (long wait = carried - System.nanoTime(); wait > 0; wait = carried - System.nanoTime()) {
+                                LockSupport.parkNanos(wait);
+                            }
                         }
                         out.write(bytes);
                         room.release(bytes.length);

@@ -21,8 +21,9 @@
  * {@code Prefetcher} over ranged GETs conditional on the ETag seen at open ({@code If-Match}), made
  * at its first read and closed whenever its key, version or mode changes. Bytes fetched or read
  * ahead are all of that version; a part not fetched yet when the object was replaced fails its
- * read (EIO) rather than mixing versions. A GET is received straight into one buffer of its
- * length ({@link io.strata.core.ufs.s3.RangeBody}); the SDK retries a failed or truncated transfer
+ * read (EIO) rather than mixing versions. A GET is received straight into the 1 MiB blocks of a
+ * {@code FetchedRange} of its length ({@link io.strata.core.ufs.s3.RangeBody}), which the page
+ * cache takes pages from without copying; the SDK retries a failed or truncated transfer
  * as a whole; a body shorter than its Content-Length is an error, never a short read. Local files
  * have no such engine: the kernel reads ahead of them.
  *
