@@ -1,11 +1,10 @@
 package io.strata.it.bench;
 
-import org.gaul.s3proxy.AuthenticationType;
+import io.strata.core.ufs.s3.S3TestServer;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
 import org.jclouds.blobstore.BlobStoreContext;
 
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -41,27 +40,7 @@ public final class S3BenchServer {
                 .credentials("identity", "credential")
                 .overrides(overrides)
                 .build(BlobStoreContext.class);
-        S3Proxy proxy = S3Proxy.builder()
-                .blobStore(context.getBlobStore())
-                .endpoint(URI.create("http://127.0.0.1:0"))
-                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, access, secret)
-                .build();
-        proxy.start();
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        while (!"STARTED".equals(proxy.getState())) {
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("S3Proxy did not start: " + proxy.getState());
-            }
-            Thread.sleep(10);
-        }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                proxy.stop();
-            } catch (Exception e) {
-                // exiting anyway
-            }
-            context.close();
-        }, "s3proxy-stop"));
+        S3Proxy proxy = S3TestServer.startS3Proxy(context, access, secret);
         Path partial = portFile.resolveSibling(portFile.getFileName() + ".tmp");
         Files.writeString(partial, Integer.toString(proxy.getPort()));
         Files.move(partial, portFile, StandardCopyOption.ATOMIC_MOVE);

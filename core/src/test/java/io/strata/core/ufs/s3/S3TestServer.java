@@ -116,32 +116,43 @@ public final class S3TestServer {
             BlobStoreContext context = ContextBuilder.newBuilder("transient")
                     .credentials("identity", "credential")
                     .build(BlobStoreContext.class);
-            S3Proxy proxy = S3Proxy.builder()
-                    .blobStore(context.getBlobStore())
-                    .endpoint(URI.create("http://127.0.0.1:0"))
-                    .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY)
-                    .build();
-            proxy.start();
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (!"STARTED".equals(proxy.getState())) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("S3Proxy did not start: " + proxy.getState());
-                }
-                Thread.sleep(10);
-            }
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    proxy.stop();
-                } catch (Exception e) {
-                    // the JVM is exiting
-                }
-                context.close();
-            }, "s3proxy-stop"));
+            S3Proxy proxy = startS3Proxy(context, ACCESS_KEY, SECRET_KEY);
             return new S3TestServer(URI.create("http://127.0.0.1:" + proxy.getPort()), null, "us-east-1", true,
                     "when_required", true);
         } catch (Exception e) {
             throw new IllegalStateException("cannot start S3Proxy", e);
         }
+    }
+
+    /**
+     * Starts S3Proxy on a free loopback port over {@code context}'s blob store, accepting the key
+     * pair given, and returns once it serves; it stops, and the context closes, when the JVM exits.
+     * The benchmarks' server ({@code S3BenchServer}) starts it the same way over a directory.
+     */
+    public static S3Proxy startS3Proxy(BlobStoreContext context, String accessKey, String secretKey)
+            throws Exception {
+        S3Proxy proxy = S3Proxy.builder()
+                .blobStore(context.getBlobStore())
+                .endpoint(URI.create("http://127.0.0.1:0"))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
+                .build();
+        proxy.start();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!"STARTED".equals(proxy.getState())) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("S3Proxy did not start: " + proxy.getState());
+            }
+            Thread.sleep(10);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                proxy.stop();
+            } catch (Exception e) {
+                // the JVM is exiting
+            }
+            context.close();
+        }, "s3proxy-stop"));
+        return proxy;
     }
 
     /** Whether the tests run against S3Proxy started here (false: an endpoint from the environment). */
