@@ -91,9 +91,12 @@ public final class FetchedRange {
      * none at {@code position}.
      */
     public int copyTo(long position, long limit, ByteBuffer dst) {
+        if (position < start) {
+            throw new IllegalArgumentException("offset " + position + " is before the range " + this);
+        }
         long end = Math.min(Math.min(limit, start + length), position + dst.remaining());
         int copied = 0;
-        for (long at = Math.max(position, start); at < end; ) {
+        for (long at = position; at < end; ) {
             ByteBuffer block = blocks[slot(at)];
             long blockStart = blockStart(at);
             int from = (int) (at - blockStart);

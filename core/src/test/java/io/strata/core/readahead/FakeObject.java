@@ -85,11 +85,18 @@ final class FakeObject implements RangeFetcher {
                 complete.run();
             }
         };
-        if (hold) {
-            synchronized (this) {
+        boolean deferred;
+        // Decided under releaseHeld's lock: a request checked "held" before a release is listed before it.
+        synchronized (this) {
+            deferred = hold;
+            if (deferred) {
                 held.add(guarded);
             }
-        } else if (executor != null) {
+        }
+        if (deferred) {
+            return future;
+        }
+        if (executor != null) {
             executor.execute(guarded);
         } else {
             guarded.run();

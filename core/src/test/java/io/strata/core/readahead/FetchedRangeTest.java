@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A fetched range's block grid: chunks of any size land in the right blocks; views only within one block. */
@@ -98,6 +99,13 @@ class FetchedRangeTest {
         assertNull(range.view(200, 100), "only 50 of these bytes arrived");
         assertNull(range.view(300, 10), "none of these arrived");
         assertEquals(50, range.view(200, 50).remaining());
+    }
+
+    @Test
+    void copyingFromBeforeTheRangeIsRefused() {
+        FetchedRange range = filled(100, bytes(50, 7), 50);
+        assertThrows(IllegalArgumentException.class,
+                () -> range.copyTo(99, 200, ByteBuffer.allocate(10)));
     }
 
     @Test
