@@ -67,10 +67,6 @@ public final class FetchedRange {
         return true;
     }
 
-    public long start() {
-        return start;
-    }
-
     /** Bytes received. */
     public int length() {
         return length;
