@@ -1,6 +1,5 @@
 package io.strata.it;
 
-import io.strata.fuse.MountPoints;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,21 +43,15 @@ class CacheRestartTest {
 
     @AfterEach
     void cleanUp() {
-        if (MountPoints.isMounted(mountPoint) && !MountPoints.isStale(mountPoint)) {
-            strata("umount", mountPoint.toString());
-        }
-        if (MountPoints.isMounted(mountPoint)) {
-            try {
-                MountPoints.unmount(mountPoint, true);
-            } catch (IOException e) {
-                System.err.println("could not detach " + mountPoint + ": " + e.getMessage());
-            }
-        }
-        daemons().forEach(ProcessHandle::destroyForcibly);
+        Launcher.cleanUp(base, environment(), mountPoint);
     }
 
     private Shell.Result strata(String... args) {
-        return Launcher.run(base, Map.of("STRATA_STATE_DIR", stateDir.toString()), args);
+        return Launcher.run(base, environment(), args);
+    }
+
+    private Map<String, String> environment() {
+        return Map.of("STRATA_STATE_DIR", stateDir.toString());
     }
 
     private void mount() {

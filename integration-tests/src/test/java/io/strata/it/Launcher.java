@@ -1,5 +1,8 @@
 package io.strata.it;
 
+import io.strata.fuse.MountPoints;
+
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +38,25 @@ final class Launcher {
         command.add(launcher.toString());
         command.addAll(List.of(args));
         return Shell.run(dir, env, COMMAND_TIMEOUT, command);
+    }
+
+    /**
+     * Whatever a test left behind at {@code mountPoint}: a live mount is unmounted with
+     * {@code bin/strata umount} (run as {@link #run} would, in {@code dir} with {@code env}), a
+     * stale or stubborn one detached, and any daemon still serving it killed.
+     */
+    static void cleanUp(Path dir, Map<String, String> env, Path mountPoint) {
+        if (MountPoints.isMounted(mountPoint) && !MountPoints.isStale(mountPoint)) {
+            run(dir, env, "umount", mountPoint.toString());
+        }
+        if (MountPoints.isMounted(mountPoint)) {
+            try {
+                MountPoints.unmount(mountPoint, true);
+            } catch (IOException e) {
+                System.err.println("could not detach " + mountPoint + ": " + e.getMessage());
+            }
+        }
+        daemons(mountPoint).forEach(ProcessHandle::destroyForcibly);
     }
 
     /** The mount daemons serving {@code mountPoint}: processes whose command line names it and "mount". */

@@ -48,17 +48,7 @@ class S3LauncherTest {
 
     @AfterEach
     void cleanUp() {
-        if (MountPoints.isMounted(mountPoint) && !MountPoints.isStale(mountPoint)) {
-            strata("umount", mountPoint.toString());
-        }
-        if (MountPoints.isMounted(mountPoint)) {
-            try {
-                MountPoints.unmount(mountPoint, true);
-            } catch (IOException e) {
-                System.err.println("could not detach " + mountPoint + ": " + e.getMessage());
-            }
-        }
-        daemons().forEach(ProcessHandle::destroyForcibly);
+        Launcher.cleanUp(base, environment(), mountPoint);
     }
 
     @Test
@@ -110,6 +100,11 @@ class S3LauncherTest {
     }
 
     private Shell.Result strata(String... args) {
+        return Launcher.run(base, environment(), args);
+    }
+
+    /** The state directory, and the key pair the way a user hands it over: in the environment. */
+    private Map<String, String> environment() {
         Map<String, String> env = new HashMap<>();
         env.put("STRATA_STATE_DIR", stateDir.toString());
         server.optionText().forEach((key, value) -> {
@@ -117,7 +112,7 @@ class S3LauncherTest {
                 env.put(io.strata.core.conf.OptionsLoader.envName(key), value);
             }
         });
-        return Launcher.run(base, env, args);
+        return env;
     }
 
     private String allLogs() throws IOException {

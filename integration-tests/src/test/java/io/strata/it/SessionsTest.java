@@ -1,6 +1,5 @@
 package io.strata.it;
 
-import io.strata.fuse.MountPoints;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -48,17 +47,16 @@ class SessionsTest {
             holding.destroyForcibly();
         }
         for (Path mountPoint : List.of(holder, survivor)) {
-            if (MountPoints.isMounted(mountPoint) && !MountPoints.isStale(mountPoint)) {
-                strata("umount", mountPoint.toString());
-            }
-            if (MountPoints.isMounted(mountPoint)) {
-                Shell.run(base, "fusermount", "-u", "-z", mountPoint.toString());
-            }
+            Launcher.cleanUp(base, environment(), mountPoint);
         }
     }
 
     private Shell.Result strata(String... args) {
-        return Launcher.run(base, Map.of("STRATA_STATE_DIR", base.resolve("state").toString()), args);
+        return Launcher.run(base, environment(), args);
+    }
+
+    private Map<String, String> environment() {
+        return Map.of("STRATA_STATE_DIR", base.resolve("state").toString());
     }
 
     /** Regular files anywhere in the source directory, by relative path. */
