@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -31,6 +32,15 @@ import static java.util.Objects.requireNonNull;
  * and updates or drops exactly the entries that change touches, so a client always sees its own
  * changes at once. Other clients' changes show when entries expire. Extended attributes, symlink
  * targets, listings and counters pass straight through; listings warm the lookup entries.
+ *
+ * <p>Concurrent calls must not leave an older value behind a newer change: a thread that read an
+ * inode (or changed it) can come to remember it after another thread's change forgot it. So every
+ * forget first bumps {@link #forgets}, and a value is remembered only if no forget happened since
+ * the engine call that produced it began, else its key is dropped (checked inside the entry's
+ * atomic compute; a forget that comes after the check removes the value again, its invalidation
+ * waiting for the compute).
+ * With several threads changing metadata at once some results are then not remembered and are
+ * read again from the engine: a miss, never a stale hit.
  */
 public final class CachedMetaStore implements MetaStore {
     /** A cache key: an inode by number, or a name in a directory. */
@@ -42,6 +52,8 @@ public final class CachedMetaStore implements MetaStore {
 
     private final MetaStore store;
     private final Cache<Key, Object> cache;
+    /** Forgets so far: the stamp an engine call takes before it starts (see the class comment). */
+    private final AtomicLong forgets = new AtomicLong();
 
     /** A cached lookup that found nothing; its own, shorter expiry. */
     private static final Object ABSENT = new Object() {
@@ -99,7 +111,7 @@ public final class CachedMetaStore implements MetaStore {
 
     /** Drops every entry; the next lookups go to the engine. */
     public void invalidateAll() {
-        cache.invalidateAll();
+        forgetAll();
     }
 
     // ---- cached reads -------------------------------------------------------------------------
@@ -110,7 +122,8 @@ public final class CachedMetaStore implements MetaStore {
         if (cached instanceof Inode inode) {
             return inode;
         }
-        return remember(store.getInode(ino));
+        long stamp = forgets.get();
+        return remember(store.getInode(ino), stamp);
     }
 
     @Override
@@ -123,15 +136,17 @@ public final class CachedMetaStore implements MetaStore {
         if (cached instanceof Dentry dentry) {
             return Optional.of(dentry);
         }
+        long stamp = forgets.get();
         Optional<Dentry> found = store.lookup(parent, name);
-        cache.put(key, found.isPresent() ? found.get() : ABSENT);
+        put(key, found.isPresent() ? found.get() : ABSENT, stamp);
         return found;
     }
 
     @Override
     public List<Dentry> readdir(long dir, String after, int limit) throws IOException {
+        long stamp = forgets.get();
         List<Dentry> page = store.readdir(dir, after, limit);
-        page.forEach(this::remember);
+        page.forEach(dentry -> remember(dentry, stamp));
         return page;
     }
 
@@ -139,25 +154,30 @@ public final class CachedMetaStore implements MetaStore {
 
     @Override
     public Inode create(long parent, String name, io.strata.meta.NewInode spec) throws IOException {
+        long stamp = forgets.get();
         Inode created = store.create(parent, name, spec);
-        forgetInode(parent);
-        remember(new Dentry(parent, name, created.ino(), created.type()));
-        return remember(created);
+        remember(new Dentry(parent, name, created.ino(), created.type()), stamp);
+        remember(created, stamp);
+        forgetInode(parent); // after remembering: a forget of its own would stop those
+        return created;
     }
 
     @Override
     public Inode link(long ino, long parent, String name, long nowNs) throws IOException {
+        long stamp = forgets.get();
         Inode linked = store.link(ino, parent, name, nowNs);
+        remember(new Dentry(parent, name, linked.ino(), linked.type()), stamp);
+        remember(linked, stamp);
         forgetInode(parent);
-        remember(new Dentry(parent, name, linked.ino(), linked.type()));
-        return remember(linked);
+        return linked;
     }
 
     @Override
     public RemovedLink unlink(long parent, String name, long nowNs) throws IOException {
+        long stamp = forgets.get();
         try {
             RemovedLink removed = store.unlink(parent, name, nowNs);
-            afterRemoval(removed.inode(), removed.deleted());
+            afterRemoval(removed.inode(), removed.deleted(), stamp);
             return removed;
         } finally {
             forgetEntry(parent, name);
@@ -180,10 +200,11 @@ public final class CachedMetaStore implements MetaStore {
     @Override
     public Renamed rename(long srcParent, String srcName, long dstParent, String dstName, long nowNs)
             throws IOException {
+        long stamp = forgets.get();
         try {
             Renamed renamed = store.rename(srcParent, srcName, dstParent, dstName, nowNs);
-            remember(renamed.moved());
-            renamed.replaced().ifPresent(r -> afterRemoval(r.inode(), r.deleted()));
+            remember(renamed.moved(), stamp);
+            renamed.replaced().ifPresent(r -> afterRemoval(r.inode(), r.deleted(), stamp));
             return renamed;
         } finally {
             // Whatever happened, these names and parents may have changed.
@@ -194,18 +215,19 @@ public final class CachedMetaStore implements MetaStore {
         }
     }
 
-    private void afterRemoval(Inode inode, boolean deleted) {
+    private void afterRemoval(Inode inode, boolean deleted, long stamp) {
         if (deleted) {
             forgetInode(inode.ino());
         } else {
-            remember(inode);
+            remember(inode, stamp);
         }
     }
 
     @Override
     public Inode setAttr(long ino, SetAttr change) throws IOException {
+        long stamp = forgets.get();
         try {
-            return remember(store.setAttr(ino, change));
+            return remember(store.setAttr(ino, change), stamp);
         } catch (IOException | RuntimeException e) {
             forgetInode(ino);
             throw e;
@@ -283,32 +305,50 @@ public final class CachedMetaStore implements MetaStore {
     /** A load rewrites the volume underneath: every cached entry goes. */
     @Override
     public LoadTarget loadTarget() throws IOException {
-        cache.invalidateAll();
+        forgetAll();
         return store.loadTarget();
     }
 
     @Override
     public void close() throws IOException {
-        cache.invalidateAll();
+        forgetAll();
         store.close();
     }
 
     // ---- helpers -------------------------------------------------------------------------------
 
-    private Inode remember(Inode inode) {
-        cache.put(new InodeKey(inode.ino()), inode);
+    private Inode remember(Inode inode, long stamp) {
+        put(new InodeKey(inode.ino()), inode, stamp);
         return inode;
     }
 
-    private void remember(Dentry dentry) {
-        cache.put(new EntryKey(dentry.parent(), dentry.name()), dentry);
+    private void remember(Dentry dentry, long stamp) {
+        put(new EntryKey(dentry.parent(), dentry.name()), dentry, stamp);
+    }
+
+    /**
+     * Caches {@code value}, read or made by an engine call that began at {@code stamp}; if a forget
+     * came since, drops the key instead (what was cached may be older than {@code value}).
+     */
+    private void put(Key key, Object value, long stamp) {
+        cache.asMap().compute(key, (k, old) -> forgets.get() == stamp ? value : null);
     }
 
     private void forgetInode(long ino) {
-        cache.invalidate(new InodeKey(ino));
+        forget(new InodeKey(ino));
     }
 
     private void forgetEntry(long parent, String name) {
-        cache.invalidate(new EntryKey(parent, name));
+        forget(new EntryKey(parent, name));
+    }
+
+    private void forgetAll() {
+        forgets.incrementAndGet();
+        cache.invalidateAll();
+    }
+
+    private void forget(Key key) {
+        forgets.incrementAndGet(); // first: a put that has not checked yet will not remember
+        cache.invalidate(key);
     }
 }
