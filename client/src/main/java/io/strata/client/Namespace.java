@@ -28,8 +28,8 @@ import java.util.function.LongPredicate;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Resolves paths to inodes, merging each directory's under-storage listing into the metastore the
- * first time the directory is looked into (lazy sync).
+ * Resolves paths, and names in directories given by inode, to inodes, merging each directory's
+ * under-storage listing into the metastore the first time the directory is looked into (lazy sync).
  *
  * <p>By default a directory's listing is merged once: afterwards the metastore is the source of
  * truth for it, and changes made directly in the under storage show only in directories not yet
@@ -47,6 +47,7 @@ final class Namespace {
     private final Duration syncInterval;
     /** Whether this client holds an inode open: a re-listing never removes or changes those. */
     private final LongPredicate isOpen;
+    private volatile ChangeListener changes = ChangeListener.NONE;
 
     Namespace(MetaStore meta, UnderFileSystem ufs, Duration syncInterval, LongPredicate isOpen) {
         this.meta = requireNonNull(meta, "meta is null");
@@ -59,13 +60,9 @@ final class Namespace {
     }
 
     /** A resolved path: the inode and the names that lead to it from the root. */
-    record Resolved(Inode inode, List<String> names, long parentIno) {
+    record Resolved(Inode inode, List<String> names) {
         String ufsPath() {
             return PathNames.ufsPath(names);
-        }
-
-        String name() {
-            return names.isEmpty() ? "" : names.get(names.size() - 1);
         }
     }
 
@@ -75,19 +72,18 @@ final class Namespace {
 
     Resolved resolve(List<String> names) throws IOException {
         Inode current = meta.getInode(Inode.ROOT);
-        long parentIno = Inode.ROOT;
         for (int i = 0; i < names.size(); i++) {
             if (!current.isDirectory()) {
                 throw new FsException(FsError.ENOTDIR, "not a directory: /" + String.join("/", names.subList(0, i)));
             }
-            Optional<Dentry> entry = lookup(current, names.subList(0, i), names.get(i));
+            String dirPath = PathNames.ufsPath(names.subList(0, i));
+            Optional<Dentry> entry = entry(inDirectory(current, dirPath, names.get(i)));
             if (entry.isEmpty()) {
                 throw FsException.notFound("/" + String.join("/", names.subList(0, i + 1)));
             }
-            parentIno = current.ino();
             current = meta.getInode(entry.get().ino());
         }
-        return new Resolved(current, names, parentIno);
+        return new Resolved(current, names);
     }
 
     /** The parent directory of a path to create or remove, and the last name (checked). */
@@ -100,28 +96,53 @@ final class Namespace {
         if (!parent.inode().isDirectory()) {
             throw new FsException(FsError.ENOTDIR, "not a directory: /" + parent.ufsPath());
         }
-        syncIfNeeded(parent.inode(), parent.ufsPath());
-        return new ParentAndName(parent, names.get(names.size() - 1), names);
+        return inDirectory(parent.inode(), parent.ufsPath(), names.get(names.size() - 1));
     }
 
-    /** A parent directory, a name in it, and the full path's names. */
-    record ParentAndName(Resolved parent, String name, List<String> names) {
+    /**
+     * The name {@code name} in directory {@code parentIno}, for callers that name a directory by
+     * inode: the name is checked here, as {@link PathNames#split} checks a path's names.
+     */
+    ParentAndName childOf(long parentIno, String name) throws IOException {
+        PathNames.checkName(name);
+        Inode parent = meta.getInode(parentIno);
+        if (!parent.isDirectory()) {
+            throw new FsException(FsError.ENOTDIR, "inode " + parentIno + " is not a directory");
+        }
+        return inDirectory(parent, dataPath(parent), name);
+    }
+
+    /** A name in a directory whose under-storage listing is merged, so the name's entry is known. */
+    private ParentAndName inDirectory(Inode parent, String parentPath, String name) throws IOException {
+        syncIfNeeded(parent, parentPath);
+        return new ParentAndName(parent, parentPath, name);
+    }
+
+    /**
+     * A parent directory and a name in it. {@code parentPath} is the directory's under-storage
+     * path ("" for the root), so the name's own path needs no walk up the tree.
+     */
+    record ParentAndName(Inode parent, String parentPath, String name) {
         long parentIno() {
-            return parent.inode().ino();
+            return parent.ino();
         }
 
+        /** Where the name's data lives in the under storage when it is an inode's primary link. */
         String ufsPath() {
-            return PathNames.ufsPath(names);
+            return parentPath.isEmpty() ? name : parentPath + "/" + name;
         }
     }
 
-    /** Looks a name up in a directory, syncing the directory first if it was never listed. */
-    Optional<Dentry> lookup(Inode dir, List<String> dirNames, String name) throws IOException {
-        if (dir.ino() == Inode.ROOT && name.equals(Sessions.RESERVED)) {
-            return Optional.empty(); // the volume's own bookkeeping, never part of the file system
+    /**
+     * The entry a name refers to, or empty; the caller merged the directory's listing first. The
+     * reserved directory at the root is never found: it is the volume's own bookkeeping, not part
+     * of the file system.
+     */
+    Optional<Dentry> entry(ParentAndName child) throws IOException {
+        if (child.parentIno() == Inode.ROOT && child.name().equals(Sessions.RESERVED)) {
+            return Optional.empty();
         }
-        syncIfNeeded(dir, PathNames.ufsPath(dirNames));
-        return meta.lookup(dir.ino(), name);
+        return meta.lookup(child.parentIno(), child.name());
     }
 
     /** Makes sure a directory's under-storage listing has been merged. */
@@ -235,6 +256,7 @@ final class Namespace {
                 } else {
                     meta.rmdir(dir.ino(), entry.name(), now);
                 }
+                changes.entryRemoved(dir.ino(), entry.name(), inode.ino());
             } catch (FsException e) {
                 if (e.error() != FsError.ENOTEMPTY && e.error() != FsError.ENOENT) {
                     throw e;
@@ -242,7 +264,13 @@ final class Namespace {
             }
         } else if (inode.isFile() && !listed.directory() && !Objects.equals(listed.version(), inode.ufsVersion())) {
             meta.setAttr(inode.ino(), SetAttr.content(listed.size(), listed.mtimeNs(), listed.version()));
+            changes.contentChanged(inode.ino());
         }
+    }
+
+    /** Who hears of the changes a re-listing finds (the frontend's caches). */
+    void setChangeListener(ChangeListener listener) {
+        this.changes = requireNonNull(listener, "listener is null");
     }
 
     private static ListedEntry toEntry(UfsStatus status, long nowNs) {
@@ -263,12 +291,5 @@ final class Namespace {
             current = meta.getInode(current.parent());
         }
         return String.join("/", names);
-    }
-
-    /** The data path of an inode reached by {@code resolved}: that path when it is the primary link. */
-    String dataPath(Resolved resolved) throws IOException {
-        Inode inode = resolved.inode();
-        boolean primary = inode.parent() == resolved.parentIno() && inode.name().equals(resolved.name());
-        return resolved.names().isEmpty() || primary ? resolved.ufsPath() : dataPath(inode);
     }
 }

@@ -6,12 +6,15 @@ import io.strata.meta.Inode;
 import io.strata.meta.MetaStore;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.ExecutionException;
 
 import static java.util.Objects.requireNonNull;
 
@@ -21,6 +24,8 @@ final class OpenFiles {
     private final MetaStore meta;
     private final DataCache cache;
     private final ConcurrentMap<Long, OpenFile> byIno = new ConcurrentHashMap<>();
+    /** Inodes whose last close is flushing and closing their data, done when the future completes. */
+    private final ConcurrentMap<Long, CompletableFuture<Void>> closing = new ConcurrentHashMap<>();
 
     OpenFiles(UnderFileSystem ufs, MetaStore meta, DataCache cache) {
         this.ufs = requireNonNull(ufs, "ufs is null");
@@ -31,19 +36,25 @@ final class OpenFiles {
     /** Opens (or shares) the inode's data at {@code dataPath}; the caller must {@link #release} it. */
     OpenFile acquire(Inode inode, String dataPath, boolean writable) throws IOException {
         OpenFile opened;
-        try {
-            opened = byIno.compute(inode.ino(), (ino, open) -> {
-                OpenFile file = open;
-                if (file == null) {
-                    file = new OpenFile(ino, ufs, cache, inode.size(), inode.mtimeNs(), openData(dataPath, writable),
-                            writable);
-                }
-                file.retain();
-                return file;
-            });
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
-        }
+        do {
+            awaitClosed(inode.ino());
+            try {
+                opened = byIno.compute(inode.ino(), (ino, open) -> {
+                    if (open == null && closing.containsKey(ino)) {
+                        return null; // its last close began meanwhile: wait for it again
+                    }
+                    OpenFile file = open;
+                    if (file == null) {
+                        file = new OpenFile(ino, ufs, cache, inode.size(), inode.mtimeNs(),
+                                openData(dataPath, writable), writable);
+                    }
+                    file.retain();
+                    return file;
+                });
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        } while (opened == null);
         if (writable) {
             try {
                 opened.ensureWriter(dataPath);
@@ -80,16 +91,43 @@ final class OpenFiles {
     /** Drops a handle's reference; the last one flushes and closes the data, and returns true. */
     boolean release(OpenFile file) throws IOException {
         boolean[] last = new boolean[1];
+        CompletableFuture<Void> closed = new CompletableFuture<>();
         byIno.computeIfPresent(file.ino(), (ino, open) -> {
             last[0] = open.release();
+            if (last[0]) {
+                closing.put(ino, closed);
+            }
             return last[0] ? null : open;
         });
         if (last[0]) {
-            try (AutoCloseableFile closing = file::close) {
+            try (AutoCloseableFile closeData = file::close) {
                 file.flush(meta);
+            } finally {
+                closing.remove(file.ino(), closed);
+                closed.complete(null);
             }
         }
         return last[0];
+    }
+
+    /**
+     * Waits for a last close of {@code ino} in progress: its data (an upload, on S3) must be where
+     * the next open looks for it. Without this, a file closed and opened again at once could be
+     * opened before the object it was closed into exists.
+     */
+    private void awaitClosed(long ino) throws IOException {
+        CompletableFuture<Void> pending;
+        while ((pending = closing.get(ino)) != null) {
+            try {
+                pending.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for the last close of inode "
+                        + ino);
+            } catch (ExecutionException e) {
+                return; // never completed exceptionally
+            }
+        }
     }
 
     /** Flushes and closes everything still open, at unmount. Returns the failures. */

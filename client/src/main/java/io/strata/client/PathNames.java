@@ -34,7 +34,11 @@ final class PathNames {
         return names;
     }
 
+    /** A single name as a directory entry may have it; frontends that pass names alone check them here. */
     static String checkName(String name) throws FsException {
+        if (name.isEmpty() || name.indexOf('/') >= 0 || name.indexOf('\0') >= 0) {
+            throw new FsException(FsError.EINVAL, "not a single path component: '" + name + "'");
+        }
         if (name.equals(".") || name.equals("..")) {
             throw new FsException(FsError.EINVAL, "'" + name + "' cannot be created or looked up by name");
         }

@@ -30,11 +30,13 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Sessions are built from the metastore's own atomic operations, so every engine has them
  * without an engine change: each session is a directory {@code /.strata/sessions/<id>} whose
- * mtime is its heartbeat. When libfuse hides a file that is unlinked while open (it renames it to
- * {@code .fuse_hidden*} and unlinks that name at the last close), the session keeps the inode with
- * a hard link {@code <ino>_<parent>_<hidden name>} in its directory; the data moves under that
- * directory in the under storage, out of the user's directory, and the hidden name stays in the
- * namespace only, for libfuse's path-based calls. The last close removes both. A client that dies
+ * mtime is its heartbeat. When the last name of a file open here is removed, the session keeps the
+ * inode with a hard link {@code <ino>_<parent>_<hidden name>} in its directory, and the data moves
+ * under that directory in the under storage, out of the user's directory. libfuse's high-level API
+ * hides such a file instead of unlinking it (it renames it to {@code .fuse_hidden*} and unlinks that
+ * name at the last close): the hidden name then stays in the namespace only, for libfuse's
+ * path-based calls. An inode-based caller unlinks the name outright, and the link is
+ * {@code <ino>_0_} (no inode is 0: no hidden name). The last close removes both. A client that dies
  * leaves its directory behind; any other client of the volume, sweeping after the session expired,
  * removes the hidden names, the inodes and their data. {@code /.strata} is reserved: the file
  * system hides it from listings and lookups.
@@ -45,6 +47,11 @@ final class Sessions {
     /** The reserved directory at the volume root. */
     static final String RESERVED = ".strata";
     private static final String SESSIONS = "sessions";
+    /**
+     * The parent in a keep-alive link's name when there is no hidden name. Kept in the
+     * three-part form so that any client's sweep can parse it: a lookup in inode 0 finds nothing.
+     */
+    private static final long NO_HIDDEN_PARENT = 0;
 
     private final MetaStore meta;
     private final UnderFileSystem ufs;
@@ -112,14 +119,32 @@ final class Sessions {
      * data moves to.
      */
     void sustain(long ino, long hiddenParent, String hiddenName) throws IOException {
-        String link = ino + "_" + hiddenParent + "_" + hiddenName;
+        keep(ino, ino + "_" + hiddenParent + "_" + hiddenName);
+    }
+
+    /** Keeps an open inode alive before its last name is removed outright (no hidden name follows). */
+    void sustain(long ino) throws IOException {
+        keep(ino, ino + "_" + NO_HIDDEN_PARENT + "_");
+    }
+
+    private void keep(long ino, String link) throws IOException {
         if (sustained.putIfAbsent(ino, link) != null) {
             return;
         }
-        ufs.mkdir(RESERVED);
-        ufs.mkdir(RESERVED + "/" + SESSIONS);
-        ufs.mkdir(ownPath());
-        meta.link(ino, own, link, clock.getAsLong());
+        try {
+            ufs.mkdir(RESERVED);
+            ufs.mkdir(RESERVED + "/" + SESSIONS);
+            ufs.mkdir(ownPath());
+            meta.link(ino, own, link, clock.getAsLong());
+        } catch (IOException | RuntimeException e) {
+            sustained.remove(ino, link); // not kept: the last close must not look for the link
+            throw e;
+        }
+    }
+
+    /** Whether this session keeps the inode: then one of its links is the keep-alive link, no user's name. */
+    boolean isSustained(long ino) {
+        return sustained.containsKey(ino);
     }
 
     /**
@@ -134,14 +159,16 @@ final class Sessions {
         return Optional.of(removeKept(own, ownPath(), link, clock.getAsLong()));
     }
 
-    /** Removes a kept inode's hidden name (if it still names it) and then its keep-alive link. */
+    /** Removes a kept inode's hidden name (if any, and if it still names it) and then its keep-alive link. */
     private Removal removeKept(long sessionDir, String sessionPath, String link, long nowNs) throws IOException {
         String[] parts = link.split("_", 3);
         long ino = Long.parseLong(parts[0]);
         long hiddenParent = Long.parseLong(parts[1]);
         String hiddenName = parts[2];
         try {
-            Optional<Dentry> hidden = meta.lookup(hiddenParent, hiddenName);
+            // By inode, not by name: the name may have been taken by another file since.
+            Optional<Dentry> hidden = hiddenParent == NO_HIDDEN_PARENT ? Optional.empty()
+                    : meta.lookup(hiddenParent, hiddenName);
             if (hidden.isPresent() && hidden.get().ino() == ino) {
                 meta.unlink(hiddenParent, hiddenName, nowNs); // not the data's name: nothing moves
             }

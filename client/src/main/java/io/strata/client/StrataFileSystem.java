@@ -33,6 +33,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -49,9 +50,11 @@ import static java.util.Objects.requireNonNull;
 /**
  * POSIX semantics over a volume: the namespace from the metastore, the data from the under storage.
  *
- * <p>Frontends (FUSE, Hadoop) call this with absolute paths; it resolves them through
- * {@link Namespace}, keeps one {@link OpenFile} per open inode, and brings the under storage along
- * after each namespace change (a file's data lives at its primary link's path). Metadata-only
+ * <p>Frontends call this with inode numbers (the metastore's) and names, as the kernel's FUSE
+ * protocol does, or with absolute paths (libfuse's high-level API, Hadoop): each path method
+ * resolves its paths through {@link Namespace} and calls the inode method, so every operation has
+ * one implementation. It keeps one {@link OpenFile} per open inode, and brings the under storage
+ * along after each namespace change (a file's data lives at its primary link's path). Metadata-only
  * operations (chmod, chown, utimens, xattrs, symlinks, hard links) touch only the metastore.
  * Every method is safe to call from many threads.
  */
@@ -67,7 +70,21 @@ public final class StrataFileSystem implements AutoCloseable {
      * Read by {@code strata warmup --check}; never listed, stored or settable.
      */
     public static final String CACHED_XATTR = "user.strata.cached";
+    /**
+     * The largest file, in bytes: 16 TiB, ext4's limit with 4 KiB blocks (and above S3's 5 TiB
+     * objects, which fail at upload before it). truncate and write beyond it are EFBIG.
+     */
+    public static final long MAX_FILE_SIZE = 1L << 44;
+    /** renameat2(2): fail with EEXIST instead of replacing the target (Linux's value). */
+    public static final int RENAME_NOREPLACE = 1;
+    /** renameat2(2): swap source and target (Linux's value); not supported, EINVAL. */
+    public static final int RENAME_EXCHANGE = 2;
+    // open(2) flags, Linux's values.
     private static final int O_ACCMODE = 3;
+    private static final int O_RDWR = 2;
+    private static final int O_TRUNC = 01000;
+    /** Extended attributes that hold POSIX ACLs. */
+    private static final String POSIX_ACL_PREFIX = "system.posix_acl_";
     /** The names libfuse2 gives files it hides when they are unlinked while open. */
     private static final String LIBFUSE_HIDDEN_PREFIX = ".fuse_hidden";
 
@@ -83,6 +100,7 @@ public final class StrataFileSystem implements AutoCloseable {
     private final AtomicLong nextHandle = new AtomicLong(1);
     /** This client's session; null for a read-only mount, which never keeps an unlinked file. */
     private volatile Sessions sessions;
+    private volatile ChangeListener changes = ChangeListener.NONE;
     private ScheduledExecutorService sessionKeeper;
 
     StrataFileSystem(MetaStore meta, UnderFileSystem ufs, String metaUrl, boolean readOnly, DataCache dataCache,
@@ -239,35 +257,76 @@ public final class StrataFileSystem implements AutoCloseable {
         return meters;
     }
 
+    /**
+     * Who is told of changes this client learns of behind the frontend's back (re-listings, a new
+     * content version at open), so that the frontend's caches drop them.
+     */
+    public void setChangeListener(ChangeListener listener) {
+        this.changes = requireNonNull(listener, "listener is null");
+        namespace.setChangeListener(listener);
+    }
+
     // ---- attributes -------------------------------------------------------------------------
 
-    /** The attributes at a path; an open file's size and mtime include writes not yet flushed. */
+    /** The attributes at a path (see {@link #stat}). */
     public Inode getattr(String path) throws IOException {
-        return withOpenState(namespace.resolve(path).inode());
+        return attributes(namespace.resolve(path).inode()); // stat(ino) without reading the inode twice
     }
 
-    /** The attributes of an open handle's inode. */
-    public Inode getattr(long fh) throws IOException {
-        return withOpenState(meta.getInode(handle(fh).file().ino()));
+    /**
+     * The attributes of an inode; an open file's size and mtime include writes not yet flushed. A
+     * file kept alive only because it is open after its last name was removed reports nlink 0.
+     */
+    public Inode stat(long ino) throws IOException {
+        return attributes(meta.getInode(ino));
     }
 
-    private Inode withOpenState(Inode inode) {
-        return openFiles.get(inode.ino())
+    /** The attributes of an open handle's inode (see {@link #stat}). */
+    public Inode fstat(long fh) throws IOException {
+        return attributes(meta.getInode(handle(fh).file().ino()));
+    }
+
+    /**
+     * What callers see of an inode: the open file's size and mtime, and only the user's names in
+     * nlink (a keep-alive link of this session is none of them).
+     */
+    private Inode attributes(Inode inode) {
+        Inode seen = openFiles.get(inode.ino())
                 .map(open -> inode.withSize(open.size())
                         .withTimes(inode.atimeNs(), open.mtimeNs(), Math.max(inode.ctimeNs(), open.mtimeNs())))
                 .orElse(inode);
+        Sessions session = sessions;
+        if (session != null && session.isSustained(inode.ino())) {
+            return seen.withNlink(Math.max(seen.nlink() - 1, 0));
+        }
+        return seen;
     }
 
     public Inode chmod(String path, int mode) throws IOException {
+        return chmod(namespace.resolve(path).inode().ino(), mode);
+    }
+
+    /** Sets the permission bits ({@code mode & 07777}). */
+    public Inode chmod(long ino, int mode) throws IOException {
         checkWritable();
-        return meta.setAttr(namespace.resolve(path).inode().ino(), SetAttr.mode(mode & 07777, Clocks.nowNs()));
+        return attributes(meta.setAttr(ino, SetAttr.mode(mode & 07777, Clocks.nowNs())));
     }
 
     /** Changes owner and/or group; -1 leaves one unchanged, as chown(2). */
     public Inode chown(String path, int uid, int gid) throws IOException {
+        return chown(namespace.resolve(path).inode().ino(), uid, gid);
+    }
+
+    /** Changes owner and/or group; -1 leaves one unchanged, as chown(2). */
+    public Inode chown(long ino, int uid, int gid) throws IOException {
         checkWritable();
-        return meta.setAttr(namespace.resolve(path).inode().ino(),
-                SetAttr.owner(uid < 0 ? null : uid, gid < 0 ? null : gid, Clocks.nowNs()));
+        return attributes(meta.setAttr(ino, SetAttr.owner(uid < 0 ? null : uid, gid < 0 ? null : gid,
+                Clocks.nowNs())));
+    }
+
+    /** Sets atime and/or mtime (see {@link #utimens(long, Long, Long)}). */
+    public Inode utimens(String path, Long atimeNs, Long mtimeNs) throws IOException {
+        return utimens(namespace.resolve(path).inode().ino(), atimeNs, mtimeNs);
     }
 
     /**
@@ -275,49 +334,96 @@ public final class StrataFileSystem implements AutoCloseable {
      * recorded first, so that its last close cannot put the write time back over these times
      * (cp -p, tar and rsync set the times on the descriptor they wrote through).
      */
-    public Inode utimens(String path, Long atimeNs, Long mtimeNs) throws IOException {
+    public Inode utimens(long ino, Long atimeNs, Long mtimeNs) throws IOException {
         checkWritable();
-        long ino = namespace.resolve(path).inode().ino();
         Optional<OpenFile> open = openFiles.get(ino);
         if (open.isPresent()) {
             open.get().flush(meta);
         }
         Inode changed = meta.setAttr(ino, SetAttr.times(atimeNs, mtimeNs, Clocks.nowNs()));
         open.ifPresent(file -> file.mtimeSet(changed.mtimeNs()));
-        return changed;
+        return attributes(changed);
     }
 
     /** Checks access(2) bits for {@code caller}: 0 = exists, 4 = read, 2 = write, 1 = execute. */
     public void access(String path, int mask, Caller caller) throws IOException {
-        Inode inode = namespace.resolve(path).inode();
+        access(namespace.resolve(path).inode().ino(), mask, caller);
+    }
+
+    /** Checks access(2) bits for {@code caller}: 0 = exists, 4 = read, 2 = write, 1 = execute. */
+    public void access(long ino, int mask, Caller caller) throws IOException {
+        Inode inode = meta.getInode(ino);
         if ((mask & 2) != 0 && readOnly) {
             throw new FsException(FsError.EROFS, "read-only mount");
         }
         if (!Permissions.allows(inode, mask, caller)) {
-            throw new FsException(FsError.EACCES, path);
+            throw new FsException(FsError.EACCES, "inode " + ino);
         }
     }
 
     // ---- directories ------------------------------------------------------------------------
 
+    /**
+     * The entry {@code name} in directory {@code parent}, merging the directory's under-storage
+     * listing first, as path resolution does. ENOENT if absent, ENOTDIR if {@code parent} is not
+     * a directory, ENAMETOOLONG for a name over 255 UTF-8 bytes. The reserved {@code /.strata}
+     * at the root is never found.
+     */
+    public Inode lookup(long parent, String name) throws IOException {
+        Namespace.ParentAndName target = namespace.childOf(parent, name);
+        Dentry entry = namespace.entry(target).orElseThrow(() -> FsException.notFound(shown(target)));
+        return attributes(meta.getInode(entry.ino()));
+    }
+
     /** Streams a directory's entries, in pages, to {@code sink}. */
     public void readdir(String path, Consumer<Dentry> sink) throws IOException {
-        Namespace.Resolved dir = namespace.resolve(path);
-        if (!dir.inode().isDirectory()) {
-            throw new FsException(FsError.ENOTDIR, path);
-        }
-        namespace.syncIfNeeded(dir.inode(), dir.ufsPath());
-        boolean root = dir.inode().ino() == Inode.ROOT;
-        Directories.forEachEntry(meta, dir.inode().ino(), entry -> {
-            if (!(root && entry.name().equals(Sessions.RESERVED))) {
-                sink.accept(entry);
+        long dir = namespace.resolve(path).inode().ino();
+        String after = null;
+        List<Dentry> page;
+        do {
+            page = readdir(dir, after, Directories.PAGE);
+            page.forEach(sink);
+            if (!page.isEmpty()) {
+                after = page.get(page.size() - 1).name();
             }
-        });
+        } while (page.size() == Directories.PAGE);
+    }
+
+    /**
+     * Up to {@code limit} entries of a directory after the name {@code after} (null: from the
+     * start), in name order; fewer only at the end. The listing is merged first when
+     * {@code after} is null. The reserved {@code /.strata} at the root is left out. ENOTDIR for
+     * a non-directory.
+     */
+    public List<Dentry> readdir(long dir, String after, int limit) throws IOException {
+        if (limit <= 0) {
+            throw new FsException(FsError.EINVAL, "readdir limit must be positive: " + limit);
+        }
+        Inode inode = meta.getInode(dir);
+        if (!inode.isDirectory()) {
+            throw new FsException(FsError.ENOTDIR, "inode " + dir + " is not a directory");
+        }
+        if (after == null) {
+            namespace.syncIfNeeded(inode, namespace.dataPath(inode));
+        }
+        if (dir != Inode.ROOT) {
+            return meta.readdir(dir, after, limit);
+        }
+        // One more than asked: a page that had the reserved entry taken out is still full when more follow.
+        List<Dentry> page = new ArrayList<>(meta.readdir(dir, after, limit == Integer.MAX_VALUE ? limit : limit + 1));
+        page.removeIf(entry -> entry.name().equals(Sessions.RESERVED));
+        return page.size() > limit ? page.subList(0, limit) : page;
     }
 
     public Inode mkdir(String path, int mode, Caller caller) throws IOException {
-        checkWritable();
         Namespace.ParentAndName target = namespace.parentOf(path);
+        return mkdir(target.parentIno(), target.name(), mode, caller);
+    }
+
+    /** Makes a directory, in the namespace and in the under storage. */
+    public Inode mkdir(long parent, String name, int mode, Caller caller) throws IOException {
+        checkWritable();
+        Namespace.ParentAndName target = namespace.childOf(parent, name);
         Inode created = meta.create(target.parentIno(), target.name(),
                 NewInode.directory(mode & 07777, caller.uid(), caller.gid(), Clocks.nowNs()));
         try {
@@ -330,11 +436,18 @@ public final class StrataFileSystem implements AutoCloseable {
     }
 
     public void rmdir(String path) throws IOException {
-        checkWritable();
         Namespace.ParentAndName target = namespace.parentOf(path);
-        Namespace.Resolved dir = namespace.resolve(target.names());
-        if (dir.inode().isDirectory()) {
-            namespace.syncIfNeeded(dir.inode(), dir.ufsPath()); // emptiness must count what the storage holds
+        rmdir(target.parentIno(), target.name());
+    }
+
+    /** Removes an empty directory, in the namespace and in the under storage. */
+    public void rmdir(long parent, String name) throws IOException {
+        checkWritable();
+        Namespace.ParentAndName target = namespace.childOf(parent, name);
+        Dentry entry = namespace.entry(target).orElseThrow(() -> FsException.notFound(shown(target)));
+        Inode dir = meta.getInode(entry.ino());
+        if (dir.isDirectory()) {
+            namespace.syncIfNeeded(dir, target.ufsPath()); // emptiness must count what the storage holds
         }
         meta.rmdir(target.parentIno(), target.name(), Clocks.nowNs());
         try {
@@ -352,12 +465,18 @@ public final class StrataFileSystem implements AutoCloseable {
 
     /** Creates a non-directory node: a regular file (empty, in the under storage), FIFO, socket or device. */
     public Inode mknod(String path, int stMode, long rdev, Caller caller) throws IOException {
+        Namespace.ParentAndName target = namespace.parentOf(path);
+        return mknod(target.parentIno(), target.name(), stMode, rdev, caller);
+    }
+
+    /** Creates a non-directory node: a regular file (empty, in the under storage), FIFO, socket or device. */
+    public Inode mknod(long parent, String name, int stMode, long rdev, Caller caller) throws IOException {
         checkWritable();
         InodeType type = InodeType.fromMode(stMode);
         if (type == InodeType.DIRECTORY || type == InodeType.SYMLINK) {
             throw new FsException(FsError.EINVAL, "mknod cannot make a " + type);
         }
-        Namespace.ParentAndName target = namespace.parentOf(path);
+        Namespace.ParentAndName target = namespace.childOf(parent, name);
         long now = Clocks.nowNs();
         Inode created = meta.create(target.parentIno(), target.name(),
                 new NewInode(type, stMode & 07777, caller.uid(), caller.gid(), rdev, 0, now, now, null, null));
@@ -373,41 +492,114 @@ public final class StrataFileSystem implements AutoCloseable {
     }
 
     public Inode symlink(String target, String linkPath, Caller caller) throws IOException {
-        checkWritable();
         Namespace.ParentAndName link = namespace.parentOf(linkPath);
+        return symlink(link.parentIno(), link.name(), target, caller);
+    }
+
+    /** Creates the symlink {@code name} in {@code parent}, pointing at {@code target}; metastore only. */
+    public Inode symlink(long parent, String name, String target, Caller caller) throws IOException {
+        checkWritable();
+        Namespace.ParentAndName link = namespace.childOf(parent, name);
         return meta.create(link.parentIno(), link.name(),
                 NewInode.symlink(target, caller.uid(), caller.gid(), Clocks.nowNs()));
     }
 
     public String readlink(String path) throws IOException {
-        return meta.readlink(namespace.resolve(path).inode().ino());
+        return readlink(namespace.resolve(path).inode().ino());
+    }
+
+    /** A symlink's target. EINVAL for any other inode. */
+    public String readlink(long ino) throws IOException {
+        return meta.readlink(ino);
     }
 
     /** Adds {@code newPath} as another name of the file at {@code existingPath}. */
     public Inode link(String existingPath, String newPath) throws IOException {
-        checkWritable();
-        Inode existing = namespace.resolve(existingPath).inode();
+        long existing = namespace.resolve(existingPath).inode().ino();
         Namespace.ParentAndName target = namespace.parentOf(newPath);
-        return meta.link(existing.ino(), target.parentIno(), target.name(), Clocks.nowNs());
+        return link(existing, target.parentIno(), target.name());
+    }
+
+    /** Adds {@code newName} in {@code newParent} as another name of {@code ino}; returns it with its new nlink. */
+    public Inode link(long ino, long newParent, String newName) throws IOException {
+        checkWritable();
+        Namespace.ParentAndName target = namespace.childOf(newParent, newName);
+        return attributes(meta.link(ino, target.parentIno(), target.name(), Clocks.nowNs()));
     }
 
     public void unlink(String path) throws IOException {
-        checkWritable();
         Namespace.ParentAndName target = namespace.parentOf(path);
+        unlink(target.parentIno(), target.name());
+    }
+
+    /**
+     * unlink(2). If this client holds the file open and this was its last name, the file stays
+     * readable and writable through its handles until the last release (the session keeps it),
+     * and {@link #stat}/{@link #fstat} report nlink 0 meanwhile.
+     */
+    public void unlink(long parent, String name) throws IOException {
+        checkWritable();
+        Namespace.ParentAndName target = namespace.childOf(parent, name);
+        Dentry entry = namespace.entry(target).orElseThrow(() -> FsException.notFound(shown(target)));
+        keepIfOpenAndLastName(entry);
         RemovedLink removed = meta.unlink(target.parentIno(), target.name(), Clocks.nowNs());
         followRemoval(removed, target.ufsPath());
     }
 
+    /**
+     * Before a name goes that is the last one of a file this client holds open: the session keeps
+     * the inode, so its removal moves the data out of the user's directory instead of deleting it,
+     * and the last release deletes it (see {@link Sessions}).
+     */
+    private void keepIfOpenAndLastName(Dentry entry) throws IOException {
+        Sessions session = sessions;
+        if (session == null || entry.type() != InodeType.FILE || openFiles.get(entry.ino()).isEmpty()) {
+            return;
+        }
+        if (meta.getInode(entry.ino()).nlink() == 1) {
+            session.sustain(entry.ino());
+        }
+    }
+
     /** rename(2): replaces an existing target; files, directories, symlinks and links alike. */
     public void rename(String from, String to) throws IOException {
-        checkWritable();
         Namespace.ParentAndName src = namespace.parentOf(from);
         Namespace.ParentAndName dst = namespace.parentOf(to);
-        if (sameInode(src, dst)) {
-            return; // rename(2) between two links of one file does nothing
-        }
         if (hideOpenFile(src, dst)) {
             return;
+        }
+        rename(src.parentIno(), src.name(), dst.parentIno(), dst.name(), 0);
+    }
+
+    /**
+     * rename(2) and renameat2(2). {@code flags}: 0, or {@link #RENAME_NOREPLACE} (EEXIST if the
+     * target exists); {@link #RENAME_EXCHANGE} is not supported (EINVAL), nor is any other flag.
+     * A replaced target that was the last name of a file open here stays readable and writable
+     * through its handles, as with {@link #unlink(long, String)}.
+     *
+     * <p>NOREPLACE is checked before the rename, not with it: the metastores have no
+     * rename-if-absent, so a name another client makes in between is replaced.
+     */
+    public void rename(long parent, String name, long newParent, String newName, int flags) throws IOException {
+        if ((flags & RENAME_EXCHANGE) != 0) {
+            throw new FsException(FsError.EINVAL, "RENAME_EXCHANGE is not supported");
+        }
+        if ((flags & ~RENAME_NOREPLACE) != 0) {
+            throw new FsException(FsError.EINVAL, "unknown rename flags: " + flags);
+        }
+        checkWritable();
+        Namespace.ParentAndName src = namespace.childOf(parent, name);
+        Namespace.ParentAndName dst = namespace.childOf(newParent, newName);
+        Dentry moved = namespace.entry(src).orElseThrow(() -> FsException.notFound(shown(src)));
+        Optional<Dentry> replaced = namespace.entry(dst);
+        if (replaced.isPresent()) {
+            if ((flags & RENAME_NOREPLACE) != 0) {
+                throw FsException.exists(shown(dst));
+            }
+            if (replaced.get().ino() == moved.ino()) {
+                return; // rename(2) between two links of one file does nothing
+            }
+            keepIfOpenAndLastName(replaced.get());
         }
         Renamed renamed = meta.rename(src.parentIno(), src.name(), dst.parentIno(), dst.name(), Clocks.nowNs());
         if (renamed.replaced().isPresent()) {
@@ -416,12 +608,6 @@ public final class StrataFileSystem implements AutoCloseable {
         if (renamed.wasPrimary() && renamed.moved().type().inUnderStorage()) {
             ufs.rename(src.ufsPath(), dst.ufsPath());
         }
-    }
-
-    private boolean sameInode(Namespace.ParentAndName a, Namespace.ParentAndName b) throws IOException {
-        Optional<Dentry> first = meta.lookup(a.parentIno(), a.name());
-        Optional<Dentry> second = meta.lookup(b.parentIno(), b.name());
-        return first.isPresent() && second.isPresent() && first.get().ino() == second.get().ino();
     }
 
     /**
@@ -461,10 +647,22 @@ public final class StrataFileSystem implements AutoCloseable {
 
     // ---- file data --------------------------------------------------------------------------
 
-    /** Creates and opens a new regular file for writing; returns the handle. */
+    /** A file made and opened by {@link #create(long, String, int, int, Caller)}: its inode and handle. */
+    public record Created(Inode inode, long fh) {}
+
+    /** Creates and opens a new regular file for reading and writing; returns the handle. */
     public long create(String path, int mode, Caller caller) throws IOException {
-        checkWritable();
         Namespace.ParentAndName target = namespace.parentOf(path);
+        return create(target.parentIno(), target.name(), mode, O_RDWR, caller).fh();
+    }
+
+    /**
+     * Creates and opens a regular file. {@code flags} are open(2)'s: the access mode decides
+     * whether the handle may write. The name must be new (EEXIST otherwise), as with O_EXCL.
+     */
+    public Created create(long parent, String name, int mode, int flags, Caller caller) throws IOException {
+        checkWritable();
+        Namespace.ParentAndName target = namespace.childOf(parent, name);
         Inode created = meta.create(target.parentIno(), target.name(),
                 NewInode.file(mode & 07777, caller.uid(), caller.gid(), Clocks.nowNs()));
         UfsFile data;
@@ -474,24 +672,51 @@ public final class StrataFileSystem implements AutoCloseable {
             undo(() -> meta.unlink(target.parentIno(), target.name(), Clocks.nowNs()), e);
             throw e;
         }
-        return register(openFiles.acquireCreated(created, data), true);
+        return new Created(created, register(openFiles.acquireCreated(created, data), writes(flags)));
     }
 
-    /** Opens an existing file; {@code flags} are open(2)'s (only the access mode matters here). */
+    /** Opens an existing file; {@code flags} are open(2)'s (see {@link #open(long, int)}). */
     public long open(String path, int flags) throws IOException {
-        boolean writable = (flags & O_ACCMODE) != 0;
+        return open(namespace.resolve(path).inode().ino(), flags);
+    }
+
+    /**
+     * Opens an existing file; returns the handle. {@code flags} are open(2)'s: the access mode
+     * decides whether the handle may write, and O_TRUNC with a writable access mode truncates the
+     * file to 0 as part of the open (the kernel's FUSE_ATOMIC_O_TRUNC). EISDIR for a directory.
+     */
+    public long open(long ino, int flags) throws IOException {
+        boolean writable = writes(flags);
         if (writable) {
             checkWritable();
         }
-        Namespace.Resolved resolved = namespace.resolve(path);
-        Inode inode = resolved.inode();
+        Inode inode = meta.getInode(ino);
         if (inode.isDirectory()) {
-            throw new FsException(FsError.EISDIR, path);
+            throw new FsException(FsError.EISDIR, "inode " + ino + " is a directory");
         }
         if (!inode.isFile()) {
-            throw new FsException(FsError.ENOTSUP, "only regular files hold data here: " + path);
+            throw new FsException(FsError.ENOTSUP, "only regular files hold data here: inode " + ino);
         }
-        return register(openFiles.acquire(inode, namespace.dataPath(resolved), writable), writable);
+        OpenFile file = openFiles.acquire(inode, namespace.dataPath(inode), writable);
+        String opened = file.cacheVersion();
+        if (opened != null && inode.ufsVersion() != null && !opened.equals(inode.ufsVersion())) {
+            changes.contentChanged(ino); // replaced behind our back: what the frontend cached is stale
+        }
+        if (writable && (flags & O_TRUNC) != 0) {
+            try {
+                // Not flushed here: on S3 a flush uploads, and the writes that follow an O_TRUNC can
+                // then no longer stream a new object. The handle's flush or release records it.
+                file.truncate(0, Clocks.nowNs());
+            } catch (IOException | RuntimeException e) {
+                undo(() -> openFiles.release(file), e);
+                throw e;
+            }
+        }
+        return register(file, writable);
+    }
+
+    private static boolean writes(int flags) {
+        return (flags & O_ACCMODE) != 0;
     }
 
     private long register(OpenFile file, boolean writable) {
@@ -509,6 +734,9 @@ public final class StrataFileSystem implements AutoCloseable {
         FileHandle handle = handle(fh);
         if (!handle.writable()) {
             throw new FsException(FsError.EBADF, "handle opened read-only");
+        }
+        if (offset > MAX_FILE_SIZE - src.remaining()) {
+            throw new FsException(FsError.EFBIG, "a file ends at " + MAX_FILE_SIZE + " bytes here");
         }
         handle.file().write(src, offset, Clocks.nowNs());
     }
@@ -537,16 +765,26 @@ public final class StrataFileSystem implements AutoCloseable {
         }
     }
 
-    /** truncate(2) on a path: through the open file if there is one, else directly. */
+    /** truncate(2) on a path (see {@link #truncate(long, long)}). */
     public void truncate(String path, long size) throws IOException {
+        truncate(namespace.resolve(path).inode().ino(), size);
+    }
+
+    /**
+     * truncate(2): through the open file if there is one, else directly. EFBIG beyond
+     * {@link #MAX_FILE_SIZE}, EISDIR for a directory, EINVAL for any other non-file.
+     */
+    public void truncate(long ino, long size) throws IOException {
         checkWritable();
         checkSize(size);
-        Namespace.Resolved resolved = namespace.resolve(path);
-        Inode inode = resolved.inode();
+        Inode inode = meta.getInode(ino);
         if (inode.isDirectory()) {
-            throw new FsException(FsError.EISDIR, path);
+            throw new FsException(FsError.EISDIR, "inode " + ino + " is a directory");
         }
-        OpenFile file = openFiles.acquire(inode, namespace.dataPath(resolved), true);
+        if (!inode.isFile()) {
+            throw new FsException(FsError.EINVAL, "only regular files can be truncated: inode " + ino);
+        }
+        OpenFile file = openFiles.acquire(inode, namespace.dataPath(inode), true);
         try {
             file.truncate(size, Clocks.nowNs());
             file.flush(meta);
@@ -568,44 +806,73 @@ public final class StrataFileSystem implements AutoCloseable {
         if (size < 0) {
             throw new FsException(FsError.EINVAL, "negative size " + size);
         }
+        if (size > MAX_FILE_SIZE) {
+            throw new FsException(FsError.EFBIG, size + " bytes is more than a file here can hold ("
+                    + MAX_FILE_SIZE + ")");
+        }
     }
 
     // ---- extended attributes ----------------------------------------------------------------
 
     public Optional<byte[]> getxattr(String path, String name) throws IOException {
+        return getxattr(namespace.resolve(path).inode().ino(), name);
+    }
+
+    /** An extended attribute's value, or empty; {@link #CACHED_XATTR} is computed. */
+    public Optional<byte[]> getxattr(long ino, String name) throws IOException {
         if (name.equals(CACHED_XATTR)) {
-            return Optional.of(cachedReport(namespace.resolve(path)).getBytes(StandardCharsets.US_ASCII));
+            return Optional.of(cachedReport(meta.getInode(ino)).getBytes(StandardCharsets.US_ASCII));
         }
-        return meta.getXattr(namespace.resolve(path).inode().ino(), name);
+        return meta.getXattr(ino, name);
     }
 
     /** {@code "<cached bytes> <size>"}: how much of the file's current content is in the page cache. */
-    private String cachedReport(Namespace.Resolved resolved) throws IOException {
-        Inode inode = withOpenState(resolved.inode());
+    private String cachedReport(Inode stored) throws IOException {
+        Inode inode = attributes(stored);
         if (!inode.isFile()) {
             return "0 0";
         }
         Optional<OpenFile> open = openFiles.get(inode.ino());
         String version = open.isPresent() ? open.get().cacheVersion()
-                : ufs.status(namespace.dataPath(resolved)).map(status -> status.version()).orElse(null);
+                : ufs.status(namespace.dataPath(inode)).map(status -> status.version()).orElse(null);
         return dataCache.cachedBytes(inode.ino(), version, inode.size()) + " " + inode.size();
     }
 
     public void setxattr(String path, String name, byte[] value, XattrMode mode) throws IOException {
+        setxattr(namespace.resolve(path).inode().ino(), name, value, mode);
+    }
+
+    /** Sets an extended attribute; {@link #CACHED_XATTR} cannot be set (EPERM). */
+    public void setxattr(long ino, String name, byte[] value, XattrMode mode) throws IOException {
         if (name.equals(CACHED_XATTR)) {
             throw new FsException(FsError.EPERM, name + " is computed by Strata and cannot be set");
         }
+        if (name.startsWith(POSIX_ACL_PREFIX)) {
+            // No frontend asks the kernel to enforce ACLs (FUSE_POSIX_ACL): a stored one would be
+            // silently ignored. EOPNOTSUPP makes cp -p, tar and rsync fall back to chmod.
+            throw new FsException(FsError.ENOTSUP, "POSIX ACLs are not supported: " + name);
+        }
         checkWritable();
-        meta.setXattr(namespace.resolve(path).inode().ino(), name, value, mode);
+        meta.setXattr(ino, name, value, mode);
     }
 
     public List<String> listxattr(String path) throws IOException {
-        return meta.listXattrs(namespace.resolve(path).inode().ino());
+        return listxattr(namespace.resolve(path).inode().ino());
+    }
+
+    /** The names of an inode's extended attributes, in name order. */
+    public List<String> listxattr(long ino) throws IOException {
+        return meta.listXattrs(ino);
     }
 
     public void removexattr(String path, String name) throws IOException {
+        removexattr(namespace.resolve(path).inode().ino(), name);
+    }
+
+    /** Removes an extended attribute; ENODATA if it is not set. */
+    public void removexattr(long ino, String name) throws IOException {
         checkWritable();
-        meta.removeXattr(namespace.resolve(path).inode().ino(), name);
+        meta.removeXattr(ino, name);
     }
 
     // ---- volume -----------------------------------------------------------------------------
@@ -659,6 +926,11 @@ public final class StrataFileSystem implements AutoCloseable {
             throw new FsException(FsError.EBADF, "no open handle " + fh);
         }
         return handle;
+    }
+
+    /** A name for error messages: its under-storage path, which is its path in the volume. */
+    private static String shown(Namespace.ParentAndName target) {
+        return "/" + target.ufsPath();
     }
 
     private void checkWritable() throws FsException {

@@ -127,7 +127,7 @@ class StrataFileSystemTest {
         long fh = fs.create("/f", 0644, USER);
         fs.write(fh, utf8("world"), 6);
         fs.write(fh, utf8("hello "), 0);
-        assertThat(fs.getattr(fh).size()).isEqualTo(11);
+        assertThat(fs.fstat(fh).size()).isEqualTo(11);
         fs.ftruncate(fh, 5);
         fs.release(fh);
 

@@ -8,8 +8,46 @@ import io.strata.core.conf.OptionType;
 import java.time.Duration;
 import java.util.List;
 
-/** Options of the FUSE mount itself: kernel caches, request sizes, access. */
+/** Options of the FUSE mount itself: transport, kernel caches, request sizes, access. */
 public final class FuseOptions implements OptionGroup {
+    /** The transports: Strata's own speaker of the kernel protocol, or libfuse2 through jnr-fuse. */
+    public static final String KERNEL = "kernel";
+    public static final String JNR = "jnr";
+
+    public static final Option<String> TRANSPORT = Option.builder("fuse", OptionType.STRING)
+            .defaultValue(KERNEL)
+            .doc("How requests reach Strata: kernel (Strata reads /dev/fuse itself: inode-based, 1MiB"
+                    + " requests, READDIRPLUS, kernel cache invalidation) or jnr (libfuse2's path-based API"
+                    + " through jnr-fuse, requests capped at 128KiB).")
+            .check(name -> name.equals(KERNEL) || name.equals(JNR), "kernel or jnr")
+            .build();
+
+    public static final Option<Integer> THREADS = Option.builder("fuse_threads", OptionType.INT)
+            .defaultValue(16)
+            .doc("Worker threads serving FUSE requests (fuse=kernel); each owns a request and a reply"
+                    + " buffer of max_write and max_read bytes of direct memory.")
+            .check(i -> i >= 1 && i <= 1024, "from 1 to 1024")
+            .build();
+
+    public static final Option<Boolean> CLONE_FD = Option.builder("fuse_clone_fd", OptionType.BOOLEAN)
+            .defaultValue(false)
+            .doc("Give each FUSE worker its own cloned /dev/fuse descriptor (FUSE_DEV_IOC_CLONE) instead of"
+                    + " sharing one (fuse=kernel).")
+            .build();
+
+    public static final Option<Boolean> WRITEBACK_CACHE = Option.builder("writeback_cache", OptionType.BOOLEAN)
+            .defaultValue(false)
+            .doc("Let the kernel buffer writes in its page cache and send them later in large requests"
+                    + " (fuse=kernel). Small writes get much faster; another client sees them only after the"
+                    + " kernel flushes them (at close, fsync or memory pressure), and the kernel keeps mtime.")
+            .build();
+
+    public static final Option<Duration> NEGATIVE_TIMEOUT = Option.builder("negative_timeout", OptionType.DURATION)
+            .defaultValue(Duration.ZERO)
+            .doc("How long the kernel caches a name found missing (fuse=kernel); 0 asks Strata every time,"
+                    + " so a name another client creates shows at once.")
+            .build();
+
     public static final Option<Duration> ATTR_TIMEOUT = Option.builder("attr_timeout", OptionType.DURATION)
             .defaultValue(Duration.ofSeconds(1))
             .doc("How long the kernel caches file attributes.")
@@ -44,13 +82,13 @@ public final class FuseOptions implements OptionGroup {
 
     public static final Option<DataSize> MAX_READ = Option.builder("max_read", OptionType.SIZE)
             .defaultValue(DataSize.ofMiB(1))
-            .doc("Largest read request to ask the kernel for (libfuse2 caps requests at 128KiB).")
+            .doc("Largest read request to ask the kernel for (fuse=jnr: libfuse2 caps requests at 128KiB).")
             .check(s -> s.bytes() >= 4096, "at least 4KiB")
             .build();
 
     public static final Option<DataSize> MAX_WRITE = Option.builder("max_write", OptionType.SIZE)
             .defaultValue(DataSize.ofMiB(1))
-            .doc("Largest write request to ask the kernel for (libfuse2 caps requests at 128KiB).")
+            .doc("Largest write request to ask the kernel for (fuse=jnr: libfuse2 caps requests at 128KiB).")
             .check(s -> s.bytes() >= 4096, "at least 4KiB")
             .build();
 
@@ -76,7 +114,7 @@ public final class FuseOptions implements OptionGroup {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(ATTR_TIMEOUT, ENTRY_TIMEOUT, KERNEL_CACHE, AUTO_CACHE, DIRECT_IO, ALLOW_OTHER, MAX_READ,
-                MAX_WRITE, UID, GID, UMASK);
+        return List.of(TRANSPORT, THREADS, CLONE_FD, ATTR_TIMEOUT, ENTRY_TIMEOUT, NEGATIVE_TIMEOUT, KERNEL_CACHE,
+                AUTO_CACHE, DIRECT_IO, WRITEBACK_CACHE, ALLOW_OTHER, MAX_READ, MAX_WRITE, UID, GID, UMASK);
     }
 }

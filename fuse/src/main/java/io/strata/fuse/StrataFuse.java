@@ -103,7 +103,7 @@ final class StrataFuse extends FuseStubFS {
 
     @Override
     public int fgetattr(String path, FileStat stat, FuseFileInfo fi) {
-        return call("fgetattr", path, () -> fill(stat, fs.getattr(fi.fh.get())));
+        return call("fgetattr", path, () -> fill(stat, fs.fstat(fi.fh.get())));
     }
 
     private static void fill(FileStat stat, Inode inode) {
@@ -294,11 +294,6 @@ final class StrataFuse extends FuseStubFS {
 
     @Override
     public int setxattr(String path, String name, Pointer value, @size_t long size, int flags) {
-        if (name.startsWith("system.posix_acl_")) {
-            // Without FUSE_POSIX_ACL (libfuse3 only) the kernel does not enforce ACLs: storing one
-            // would be silently ignored. EOPNOTSUPP makes cp -p, tar and rsync fall back to chmod.
-            return -FsError.ENOTSUP.errno();
-        }
         return call("setxattr", path, () -> {
             byte[] bytes = new byte[(int) size];
             value.get(0, bytes, 0, bytes.length);

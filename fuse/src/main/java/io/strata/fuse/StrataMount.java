@@ -16,10 +16,12 @@ import java.util.concurrent.TimeUnit;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A mounted Strata volume: owns the FUSE session thread, the file system and its metastore.
+ * A mounted Strata volume: owns the transport's session, the file system and its metastore.
  *
- * <p>jnr-fuse's own non-blocking mount waits a fixed 2 s and cannot tell success from failure, so
- * the session runs blocking on a thread of ours and readiness is read from the kernel's mount table.
+ * <p>The transport is Strata's own speaker of the kernel protocol ({@code fuse=kernel}, the
+ * default) or libfuse2 through jnr-fuse ({@code fuse=jnr}). Either way, readiness is read from the
+ * kernel's mount table: jnr-fuse's own non-blocking mount waits a fixed 2 s and cannot tell success
+ * from failure.
  */
 public final class StrataMount implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StrataMount.class);
@@ -28,18 +30,13 @@ public final class StrataMount implements AutoCloseable {
 
     private final Path mountPoint;
     private final StrataFileSystem fs;
-    private final StrataFuse fuse;
-    private final Thread session;
-    private final CompletableFuture<Void> ended;
+    private final FuseSession session;
     private boolean closed;
 
-    private StrataMount(Path mountPoint, StrataFileSystem fs, StrataFuse fuse, Thread session,
-                        CompletableFuture<Void> ended) {
+    private StrataMount(Path mountPoint, StrataFileSystem fs, FuseSession session) {
         this.mountPoint = mountPoint;
         this.fs = fs;
-        this.fuse = fuse;
         this.session = session;
-        this.ended = ended;
     }
 
     /**
@@ -49,47 +46,27 @@ public final class StrataMount implements AutoCloseable {
     public static StrataMount mount(MountRequest request) throws IOException {
         requireNonNull(request, "request is null");
         Path mountPoint = request.mountPoint().toAbsolutePath().normalize();
-        String[] arguments;
+        String transport;
         try {
-            arguments = FuseArguments.build(request.source(), request.options());
+            transport = request.options().get(FuseOptions.TRANSPORT);
+            KernelCacheMode.from(request.options());
         } catch (OptionException e) {
             throw new MountException(e.getMessage());
         }
         checkMountPoint(mountPoint);
         StrataFileSystem fs = StrataFileSystem.open(request.source(), request.options());
         try {
-            StrataFuse fuse = newFuse(fs);
-            CompletableFuture<Void> ended = new CompletableFuture<>();
-            Thread session = new Thread(() -> runSession(fuse, mountPoint, arguments, ended), "strata-fuse-session");
-            session.setDaemon(true);
-            session.start();
-            awaitReady(mountPoint, ended);
-            log.info("mounted {} at {} (metastore {}, fuse options {})", request.source(), mountPoint, fs.metaUrl(),
-                    String.join(" ", arguments));
-            return new StrataMount(mountPoint, fs, fuse, session, ended);
+            FuseSession session = transport.equals(FuseOptions.JNR)
+                    ? JnrSession.start(fs, request.source(), mountPoint, request.options())
+                    : KernelTransport.start(fs, request.source(), mountPoint, request.options());
+            awaitReady(mountPoint, session.ended());
+            log.info("mounted {} at {} (metastore {}, fuse={})", request.source(), mountPoint, fs.metaUrl(),
+                    transport);
+            return new StrataMount(mountPoint, fs, session);
         } catch (IOException | RuntimeException e) {
             try (fs) {
                 throw e;
             }
-        }
-    }
-
-    private static StrataFuse newFuse(StrataFileSystem fs) throws MountException {
-        try {
-            return new StrataFuse(fs);
-        } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
-            throw new MountException("libfuse2 is not installed (" + e.getMessage()
-                    + "); install it with: apt-get install libfuse2", e);
-        }
-    }
-
-    private static void runSession(StrataFuse fuse, Path mountPoint, String[] arguments,
-                                   CompletableFuture<Void> ended) {
-        try {
-            fuse.mount(mountPoint, true, false, arguments);
-            ended.complete(null);
-        } catch (Throwable t) {
-            ended.completeExceptionally(t);
         }
     }
 
@@ -112,9 +89,9 @@ public final class StrataMount implements AutoCloseable {
         } catch (IOException e) {
             throw new MountException("cannot read mountpoint " + mountPoint + ": " + e.getMessage(), e);
         }
-        if (!Files.isReadable(Path.of("/dev/fuse"))) {
-            throw new MountException("/dev/fuse is missing or not accessible; load the fuse module (modprobe fuse)"
-                    + " or run as root");
+        // Other users need not read /dev/fuse: fusermount3 (setuid root) opens it for them.
+        if (!Files.exists(Path.of("/dev/fuse"))) {
+            throw new MountException("/dev/fuse is missing; load the fuse module (modprobe fuse)");
         }
     }
 
@@ -124,8 +101,8 @@ public final class StrataMount implements AutoCloseable {
             if (ended.isDone()) {
                 String reason = ended.isCompletedExceptionally()
                         ? ended.handle((v, t) -> t.getMessage()).join() : "the FUSE session ended at once";
-                throw new MountException("libfuse could not mount " + mountPoint + " (" + reason
-                        + "); its reason is on the line above in the log");
+                throw new MountException("could not mount " + mountPoint + " (" + reason
+                        + "); the reason is on the line above in the log");
             }
             if (System.nanoTime() > deadline) {
                 throw new MountException("mount at " + mountPoint + " not ready after " + READY_TIMEOUT.toSeconds()
@@ -158,7 +135,11 @@ public final class StrataMount implements AutoCloseable {
 
     /** Blocks until the file system is unmounted (strata umount, fusermount -u, a signal). */
     public void awaitUnmounted() throws InterruptedException {
-        session.join();
+        try {
+            session.ended().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            log.warn("FUSE session at {} ended with a failure", mountPoint, e.getCause());
+        }
     }
 
     /** Unmounts if still mounted, flushes open files, closes the metastore. Idempotent. */
@@ -169,15 +150,15 @@ public final class StrataMount implements AutoCloseable {
         }
         closed = true;
         try (fs) {
-            if (!ended.isDone() && MountPoints.isMounted(mountPoint)) {
+            if (!session.ended().isDone() && MountPoints.isMounted(mountPoint)) {
                 MountPoints.unmount(mountPoint);
             }
-            session.join(UNMOUNT_TIMEOUT.toMillis());
-            if (session.isAlive()) {
+            session.awaitEnd(UNMOUNT_TIMEOUT.toMillis());
+            if (!session.ended().isDone()) {
                 log.warn("FUSE session at {} still running {} s after unmount", mountPoint,
                         UNMOUNT_TIMEOUT.toSeconds());
             }
-            log.info("unmounted {}: {}", mountPoint, fuse.requestSizes());
+            log.info("unmounted {}: {}", mountPoint, session.requestSizes());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new MountException("interrupted while unmounting " + mountPoint);

@@ -98,7 +98,8 @@ final class MountedVolume implements AutoCloseable {
         }
         OptionsLoader loader = new OptionsLoader(OptionRegistry.load())
                 .set("meta", "sqlite://" + metaFile, "test")
-                .set("state_dir", stateDir.toString(), "test");
+                .set("state_dir", stateDir.toString(), "test")
+                .set("fuse", Transport.current().optionValue(), "test");
         options.forEach((key, value) -> loader.set(key, value, "test"));
         MOUNTED.add(this);
         try {

@@ -61,6 +61,11 @@ public record Inode(long ino, InodeType type, int mode, int uid, int gid, long a
                 ufsVersion, syncedNs);
     }
 
+    public Inode withNlink(int newNlink) {
+        return new Inode(ino, type, mode, uid, gid, atimeNs, mtimeNs, ctimeNs, newNlink, size, rdev, parent, name,
+                ufsVersion, syncedNs);
+    }
+
     public Inode withTimes(long newAtimeNs, long newMtimeNs, long newCtimeNs) {
         return new Inode(ino, type, mode, uid, gid, newAtimeNs, newMtimeNs, newCtimeNs, nlink, size, rdev, parent,
                 name, ufsVersion, syncedNs);

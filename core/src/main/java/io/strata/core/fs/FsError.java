@@ -10,6 +10,7 @@ public enum FsError {
     EPERM(1),
     ENOENT(2),
     EIO(5),
+    ENXIO(6),
     EBADF(9),
     EAGAIN(11),
     EACCES(13),

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# The two FUSE transports side by side in one run, each over its own local directory with the page
+# store on: Strata's own (fuse=kernel) and libfuse2 through jnr-fuse (fuse=jnr). Prints one table
+# with the ratio kernel/jnr per row (for times, jnr/kernel: higher is better for kernel either way).
+#
+#   random reads   fio 4 KiB randread, O_DIRECT, libaio, iodepth 32, 1 job, on a 1 GiB file held in
+#                  the page store (written through the mount, so cached on write): IOPS, p50, p99
+#   sequential     fio 1 MiB write of a 2 GiB file (psync, end_fsync), then a read of it after the
+#                  kernel's caches are dropped (so from the page store)
+#   listing        ls -lR and find over 100 x 100 files, on a fresh mount with the kernel's caches
+#                  dropped (first), and again with them dropped again (second)
+#   small files    2 threads x 100 files of 128 KiB: create/write/close, then open/read/close
+#
+# Usage: bench/fuse-transport.sh [TRANSPORT...]   (default: kernel jnr; needs root, fio, libfuse2)
+# STRATA_BENCH_OPTS adds -o options to both mounts (comma-separated).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+transports=("$@")
+[ ${#transports[@]} -gt 0 ] || transports=(kernel jnr)
+work=$(mktemp -d /var/tmp/strata-transport.XXXXXX)
+cleanup() {
+    for t in "${transports[@]}"; do
+        "$here/bin/strata" umount "$work/$t/mnt" >/dev/null 2>&1 || umount -l "$work/$t/mnt" 2>/dev/null || true
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+
+mount_volume() { # transport
+    local t=$1
+    "$here/bin/strata" mount "$work/$t/src" "$work/$t/mnt" \
+        -o "fuse=$t,state_dir=$work/$t/state,local_data_cache_size=4GiB${STRATA_BENCH_OPTS:+,$STRATA_BENCH_OPTS}" >/dev/null
+}
+
+umount_volume() { "$here/bin/strata" umount "$work/$1/mnt" >/dev/null; }
+
+# fio's JSON on stdin -> "IOPS p50_us p99_us MiB/s" of its first job's reads (or writes with $1=write).
+fio_figures() {
+    python3 -c '
+import json, sys
+j = json.load(sys.stdin)["jobs"][0][sys.argv[1]]
+p = j["clat_ns"].get("percentile", {})
+print("%.0f %.0f %.0f %.0f" % (j["iops"], p.get("50.000000", 0) / 1000, p.get("99.000000", 0) / 1000,
+                               j["bw_bytes"] / 1048576))' "$1"
+}
+
+seconds() { # command... ; prints the wall time in seconds
+    local start end
+    start=$(date +%s.%N)
+    "$@" >/dev/null
+    end=$(date +%s.%N)
+    python3 -c "print('%.2f' % ($end - $start))"
+}
+
+small_files() { # dir mode(write|read) -> files/s
+    python3 - "$1" "$2" <<'EOF'
+import os, sys, threading, time
+root, mode = sys.argv[1], sys.argv[2]
+threads, files, size = 2, 100, 128 * 1024
+data = os.urandom(size)
+def work(t):
+    for i in range(files):
+        path = os.path.join(root, "t%d-f%03d" % (t, i))
+        if mode == "write":
+            with open(path, "wb") as f:
+                f.write(data)
+        else:
+            with open(path, "rb") as f:
+                while f.read(1 << 20):
+                    pass
+start = time.monotonic()
+workers = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+for w in workers: w.start()
+for w in workers: w.join()
+print("%.0f" % (threads * files / (time.monotonic() - start)))
+EOF
+}
+
+declare -A result
+for t in "${transports[@]}"; do
+    mkdir -p "$work/$t/src" "$work/$t/mnt" "$work/$t/state"
+    mount_volume "$t"
+    mnt=$work/$t/mnt
+
+    # random reads from the page store
+    fio --name=fill --filename="$mnt/rand.dat" --rw=write --bs=1M --size=1G --ioengine=psync --end_fsync=1 \
+        >/dev/null 2>&1
+    drop_caches
+    read -r iops p50 p99 _ < <(fio --name=rand --filename="$mnt/rand.dat" --rw=randread --bs=4k --direct=1 \
+        --ioengine=libaio --iodepth=32 --numjobs=1 --time_based --runtime=15 --output-format=json 2>/dev/null |
+        fio_figures read)
+    result[$t,rand_iops]=$iops result[$t,rand_p50]=$p50 result[$t,rand_p99]=$p99
+
+    # sequential write, then read from the page store
+    read -r _ _ _ bw < <(fio --name=seqw --filename="$mnt/seq.dat" --rw=write --bs=1M --size=2G \
+        --ioengine=psync --end_fsync=1 --output-format=json 2>/dev/null | fio_figures write)
+    result[$t,seq_write]=$bw
+    drop_caches
+    read -r _ _ _ bw < <(fio --name=seqr --filename="$mnt/seq.dat" --rw=read --bs=1M --size=2G \
+        --ioengine=psync --output-format=json 2>/dev/null | fio_figures read)
+    result[$t,seq_read]=$bw
+    rm -f "$mnt/rand.dat" "$mnt/seq.dat"
+
+    # small files
+    mkdir "$mnt/small"
+    result[$t,small_write]=$(small_files "$mnt/small" write)
+    drop_caches
+    result[$t,small_read]=$(small_files "$mnt/small" read)
+
+    # a tree of 10,000 files, listed from a fresh mount
+    python3 - "$mnt/tree" <<'EOF'
+import os, sys
+root = sys.argv[1]
+for d in range(100):
+    os.makedirs(os.path.join(root, "d%03d" % d))
+    for f in range(100):
+        with open(os.path.join(root, "d%03d" % d, "f%04d" % f), "wb") as out:
+            out.write(b"x" * 4096)
+EOF
+    for tool in lsR find; do
+        umount_volume "$t"
+        drop_caches
+        mount_volume "$t"
+        cmd=(ls -lR "$mnt/tree")
+        [ "$tool" = find ] && cmd=(find "$mnt/tree" -type f)
+        result[$t,${tool}_first]=$(seconds "${cmd[@]}")
+        drop_caches
+        result[$t,${tool}_second]=$(seconds "${cmd[@]}")
+    done
+    [ "$(find "$mnt/tree" -type f | wc -l)" = 10000 ] || { echo "listing of $t is wrong" >&2; exit 1; }
+    umount_volume "$t"
+done
+
+a=${transports[0]} b=${transports[1]:-${transports[0]}}
+ratio() { python3 -c "print('%.2f' % ($1 / $2))" 2>/dev/null || echo "-"; }
+printf '%-52s %10s %10s %8s\n' "$(nproc) cores; page store on; one run" "$a" "$b" "$a/$b"
+row() { # label key higher_is_better
+    local x=${result[$a,$2]} y=${result[$b,$2]}
+    if [ "$3" = higher ]; then r=$(ratio "$x" "$y"); else r=$(ratio "$y" "$x"); fi
+    printf '%-52s %10s %10s %8s\n' "$1" "$x" "$y" "$r"
+}
+row "4 KiB randread O_DIRECT libaio qd32, IOPS" rand_iops higher
+row "  p50 latency, us" rand_p50 lower
+row "  p99 latency, us" rand_p99 lower
+row "sequential write 1 MiB, 2 GiB, MiB/s" seq_write higher
+row "sequential read 1 MiB, 2 GiB, page store, MiB/s" seq_read higher
+row "small files 128 KiB, 2 threads, create/write/close/s" small_write higher
+row "small files 128 KiB, 2 threads, open/read/close/s" small_read higher
+row "ls -lR 10,000 files, first, s" lsR_first lower
+row "ls -lR 10,000 files, second, s" lsR_second lower
+row "find 10,000 files, first, s" find_first lower
+row "find 10,000 files, second, s" find_second lower
+echo "(ratio: $a/$b for rates, $b/$a for times and latencies: above 1 means $a is better)"

@@ -1,0 +1,180 @@
+package io.strata.fuse.kernel;
+
+import io.strata.client.StrataFileSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.LongAccumulator;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A mounted FUSE connection served from Java: owns the device descriptor(s) and a fixed pool of
+ * worker threads, each with its own request and reply buffers, reading a request, serving it and
+ * replying, until the kernel reports the file system unmounted.
+ *
+ * <p>The pool never grows or shrinks: a thread is made once per mount, not per burst of requests
+ * (libfuse2's pool creates and destroys threads under load, each paying a JVM attach). A worker
+ * blocks while it serves a request (a fetch from S3 may take a round trip); the kernel's async
+ * reads and parallel directory operations keep the others busy meanwhile.
+ */
+public final class KernelSession implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(KernelSession.class);
+    /** Room for a WRITE's headers in front of max_write bytes of data. */
+    private static final int REQUEST_HEADROOM = 64 * 1024;
+
+    private final Path mountPoint;
+    private final FuseDevice device;
+    private final KernelSettings settings;
+    private final Operations operations;
+    private final LookupCounts lookups = new LookupCounts();
+    private final Init init;
+    private final Notifier notifier;
+    private final List<Thread> workers = new ArrayList<>();
+    private final List<FuseDevice> clones = new ArrayList<>();
+    private final CompletableFuture<Void> ended = new CompletableFuture<>();
+    private final LongAccumulator largestRead = new LongAccumulator(Math::max, 0);
+    private final LongAccumulator largestWrite = new LongAccumulator(Math::max, 0);
+
+    private KernelSession(Path mountPoint, FuseDevice device, StrataFileSystem fs, KernelSettings settings) {
+        this.mountPoint = mountPoint;
+        this.device = device;
+        this.settings = settings;
+        this.notifier = new Notifier(device, lookups);
+        this.operations = new Operations(fs, settings, lookups, notifier);
+        this.init = new Init(settings);
+    }
+
+    /** Mounts {@code fs} at {@code mountPoint} and starts the workers; the kernel then sends INIT. */
+    public static KernelSession mount(Path mountPoint, StrataFileSystem fs, KernelSettings settings)
+            throws IOException {
+        requireNonNull(fs, "fs is null");
+        FuseDevice device = KernelMount.mount(mountPoint, settings);
+        KernelSession session = new KernelSession(mountPoint, device, fs, settings);
+        try {
+            session.start();
+            fs.setChangeListener(session.notifier);
+        } catch (IOException | RuntimeException e) {
+            session.close();
+            throw e;
+        }
+        return session;
+    }
+
+    private void start() throws IOException {
+        CountDownLatch running = new CountDownLatch(settings.threads());
+        for (int i = 0; i < settings.threads(); i++) {
+            FuseDevice own = device;
+            if (settings.cloneFd() && i > 0) {
+                own = device.cloneDevice();
+                clones.add(own);
+            }
+            FuseDevice workerDevice = own;
+            Thread worker = new Thread(() -> {
+                try {
+                    serve(workerDevice);
+                } catch (Throwable t) {
+                    log.error("FUSE worker {} stopped", Thread.currentThread().getName(), t);
+                } finally {
+                    running.countDown();
+                }
+            }, "strata-fuse-" + i);
+            worker.setDaemon(true);
+            workers.add(worker);
+        }
+        workers.forEach(Thread::start);
+        Thread watcher = new Thread(() -> {
+            try {
+                running.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ended.complete(null);
+        }, "strata-fuse-ended");
+        watcher.setDaemon(true);
+        watcher.start();
+    }
+
+    /** One worker: its own buffers, a request at a time, until the connection ends. */
+    private void serve(FuseDevice own) throws IOException {
+        ByteBuffer in = ByteBuffer.allocateDirect(settings.maxWrite() + REQUEST_HEADROOM)
+                .order(ByteOrder.nativeOrder());
+        Request request = new Request(in);
+        Replies out = new Replies(own, Math.max(settings.maxRead(), settings.maxWrite()));
+        while (true) {
+            int n = own.read(in);
+            if (n < 0) {
+                return;
+            }
+            if (!request.decode(n)) {
+                log.warn("ignored a malformed FUSE request of {} bytes", n);
+                continue;
+            }
+            handle(request, out);
+        }
+    }
+
+    private void handle(Request request, Replies out) {
+        switch (request.opcode()) {
+            case Opcode.INIT -> init.reply(request, out);
+            case Opcode.FORGET -> forget(request.nodeId(), request.u64());
+            case Opcode.BATCH_FORGET -> {
+                int count = request.u32();
+                request.skip(4);
+                for (int i = 0; i < count; i++) {
+                    long nodeId = request.u64();
+                    forget(nodeId, request.u64());
+                }
+            }
+            // A request in progress runs to its end: Strata's operations are bounded by their own
+            // timeouts (S3 retries), and the kernel needs no answer to an INTERRUPT.
+            case Opcode.INTERRUPT -> { }
+            case Opcode.DESTROY -> out.ok(request);
+            default -> {
+                if (request.opcode() == Opcode.READ) {
+                    largestRead.accumulate(Integer.toUnsignedLong(request.peekU32(16)));
+                } else if (request.opcode() == Opcode.WRITE) {
+                    largestWrite.accumulate(Integer.toUnsignedLong(request.peekU32(16)));
+                }
+                operations.serve(request, out);
+            }
+        }
+    }
+
+    private void forget(long nodeId, long count) {
+        if (lookups.forget(nodeId, count)) {
+            notifier.forgotten(nodeId);
+        }
+    }
+
+    public Path mountPoint() {
+        return mountPoint;
+    }
+
+    /** Completes when every worker has stopped: the file system was unmounted. */
+    public CompletableFuture<Void> ended() {
+        return ended;
+    }
+
+    /** The largest read and write requests the kernel sent, for the log and the notes. */
+    public String requestSizes() {
+        return "largest read request " + largestRead.get() + " bytes, largest write request "
+                + largestWrite.get() + " bytes; " + init.describe();
+    }
+
+    /** Closes the descriptors; the workers end once the kernel has let go of the mount. */
+    @Override
+    public void close() {
+        notifier.close();
+        clones.forEach(FuseDevice::close);
+        device.close();
+    }
+}

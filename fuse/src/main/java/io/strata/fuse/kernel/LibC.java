@@ -1,0 +1,54 @@
+package io.strata.fuse.kernel;
+
+import jnr.ffi.LibraryLoader;
+import jnr.ffi.Runtime;
+import jnr.ffi.types.intptr_t;
+import jnr.ffi.types.size_t;
+import jnr.ffi.types.ssize_t;
+import jnr.ffi.types.u_int64_t;
+
+/**
+ * The few libc calls the transport makes, bound through jnr-ffi (already on the classpath for the
+ * jnr-fuse transport). Buffers are passed as raw addresses of direct buffers the caller owns, so a
+ * call never copies or pins anything on the Java side. Public only because jnr-ffi implements it
+ * in a class loader of its own; nothing outside this package uses it.
+ */
+public interface LibC {
+    int O_RDWR = 02;
+    int O_CLOEXEC = 02000000;
+
+    int open(String path, int flags);
+
+    int close(int fd);
+
+    @ssize_t long read(int fd, @intptr_t long buffer, @size_t long count);
+
+    @ssize_t long writev(int fd, @intptr_t long iovec, int count);
+
+    int ioctl(int fd, @u_int64_t long request, @intptr_t long argument);
+
+    int mount(String source, String target, String type, @u_int64_t long flags, String data);
+
+    int umount2(String target, int flags);
+
+    int getuid();
+
+    int getgid();
+
+    /** The loaded library and the runtime its errno is read from. */
+    final class Holder {
+        static final LibC LIBC = LibraryLoader.create(LibC.class).load("c");
+        static final Runtime RUNTIME = Runtime.getRuntime(LIBC);
+
+        private Holder() {}
+    }
+
+    static LibC get() {
+        return Holder.LIBC;
+    }
+
+    /** errno of the calling thread's last call through {@link #get()}. */
+    static int errno() {
+        return Holder.RUNTIME.getLastError();
+    }
+}

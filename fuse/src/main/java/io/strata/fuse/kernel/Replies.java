@@ -1,0 +1,85 @@
+package io.strata.fuse.kernel;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * A worker's reply buffers and the writes that send them: a small buffer for the
+ * {@code fuse_out_header} and the reply's fixed structs, a large one for payloads (file data,
+ * directory entries, xattrs), gathered into one writev(2) as the protocol wants a reply whole.
+ * Owned by one worker thread; never shared.
+ */
+final class Replies {
+    static final int OUT_HEADER_SIZE = 16;
+
+    private final FuseDevice device;
+    private final ByteBuffer head = ByteBuffer.allocateDirect(4096).order(ByteOrder.nativeOrder());
+    private final ByteBuffer data;
+    private final ByteBuffer iovec = ByteBuffer.allocateDirect(32).order(ByteOrder.nativeOrder());
+    private final long headAddress = FuseDevice.address(head);
+    private final long iovecAddress = FuseDevice.address(iovec);
+
+    Replies(FuseDevice device, int dataCapacity) {
+        this.device = device;
+        this.data = ByteBuffer.allocateDirect(dataCapacity).order(ByteOrder.nativeOrder());
+    }
+
+    /** The struct buffer, cleared and positioned after the header: put the reply's fixed part. */
+    ByteBuffer begin() {
+        head.clear();
+        head.position(OUT_HEADER_SIZE);
+        return head;
+    }
+
+    /** The payload buffer, cleared, limited to {@code size} bytes (at most its capacity). */
+    ByteBuffer payload(int size) {
+        data.clear();
+        data.limit(Math.min(size, data.capacity()));
+        return data;
+    }
+
+    int payloadCapacity() {
+        return data.capacity();
+    }
+
+    /** Sends what was put after {@link #begin()}. */
+    void send(Request request) {
+        write(request.unique(), 0, head.position(), 0, 0);
+    }
+
+    /** Sends the fixed part put after {@link #begin()} followed by the payload's first {@code length} bytes. */
+    void sendWithPayload(Request request, int length) {
+        write(request.unique(), 0, head.position(), FuseDevice.address(data), length);
+    }
+
+    /** Sends the payload's first {@code length} bytes as the whole reply body. */
+    void sendPayload(Request request, int length) {
+        head.clear();
+        write(request.unique(), 0, OUT_HEADER_SIZE, FuseDevice.address(data), length);
+    }
+
+    void ok(Request request) {
+        begin();
+        send(request);
+    }
+
+    void error(Request request, int errno) {
+        head.clear();
+        write(request.unique(), -errno, OUT_HEADER_SIZE, 0, 0);
+    }
+
+    private void write(long unique, int error, int headLength, long payloadAddress, int payloadLength) {
+        head.putInt(0, headLength + payloadLength);
+        head.putInt(4, error);
+        head.putLong(8, unique);
+        iovec.putLong(0, headAddress);
+        iovec.putLong(8, headLength);
+        int count = 1;
+        if (payloadLength > 0) {
+            iovec.putLong(16, payloadAddress);
+            iovec.putLong(24, payloadLength);
+            count = 2;
+        }
+        device.writev(iovecAddress, count); // ENOENT: interrupted, nobody waits for it any more
+    }
+}

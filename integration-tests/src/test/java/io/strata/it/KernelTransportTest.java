@@ -1,0 +1,117 @@
+package io.strata.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * What the inode-based transport ({@code fuse=kernel}) does that libfuse2's path-based API could
+ * not: one kernel inode per Strata inode (hard links), nlink 0 on an open unlinked file, and the
+ * kernel's caches dropped the moment Strata learns of a change made behind its back.
+ */
+class KernelTransportTest {
+    @TempDir
+    static Path base;
+    static MountedVolume volume;
+
+    private Path dir;
+
+    @BeforeAll
+    static void mount() throws IOException {
+        assumeTrue(Transport.current() == Transport.KERNEL, "fuse=kernel only");
+        // Every access re-lists from the source, so a change made there is learnt at the next listing.
+        volume = MountedVolume.under(base, "metadata_sync_interval=0", "attr_timeout=60", "entry_timeout=60").mount();
+    }
+
+    @AfterAll
+    static void unmount() throws IOException {
+        if (volume != null) {
+            volume.close();
+        }
+    }
+
+    @BeforeEach
+    void testDirectory(TestInfo test) throws IOException {
+        dir = volume.dir(test.getTestMethod().orElseThrow().getName());
+    }
+
+    @Test
+    void aNewHardLinkCountsOnTheOtherNameAtOnce() {
+        Shell.Result result = Shell.sh(dir, "echo x > a && stat -c %h a && ln a b && stat -c %h a && rm b && stat -c %h a")
+                .assertOk();
+        assertThat(result.out().lines()).containsExactly("1", "2", "1");
+    }
+
+    @Test
+    void hardLinksShareOneInodeNumber() {
+        Shell.Result result = Shell.sh(dir, "echo x > a && ln a b && stat -c %i a b").assertOk();
+        assertEquals(1, result.out().lines().distinct().count(), result.out());
+    }
+
+    @Test
+    void fstatOfAnOpenUnlinkedFileShowsNoLinks() {
+        String nlink = Shell.errnoOf("""
+                fd = os.open(a, os.O_CREAT | os.O_RDWR, 0o644)
+                os.write(fd, b'data')
+                os.unlink(a)
+                n = os.fstat(fd).st_nlink
+                os.close(fd)
+                if n != 0: raise OSError(1000 + n, 'nlink')""", dir.resolve("f"));
+        assertEquals("OK", nlink);
+    }
+
+    @Test
+    void truncateBeyondTheLargestFileIsEfbig() {
+        assertEquals("EFBIG", Shell.errnoOf("os.truncate(a, 999999999999999)", createEmpty("big")));
+    }
+
+    @Test
+    void aFileChangedInTheSourceIsReadAnewOnceTheListingShowsIt() throws IOException {
+        Path file = dir.resolve("f");
+        Files.writeString(file, "first version");
+        assertEquals("first version", Shell.sh(dir, "cat f").assertOk().out()); // now in the kernel's page cache
+        Files.writeString(volume.inSource(file), "second version, longer");
+        Shell.sh(dir, "ls -l > /dev/null").assertOk(); // the re-listing finds the new version
+        assertEquals("second version, longer", Shell.sh(dir, "cat f").assertOk().out());
+    }
+
+    @Test
+    void aNameRemovedFromTheSourceIsGoneOnceTheListingShowsIt() throws IOException {
+        Path file = dir.resolve("gone");
+        Files.writeString(file, "x");
+        assertEquals("x", Shell.sh(dir, "cat gone").assertOk().out()); // the kernel caches the name for 60 s
+        Files.delete(volume.inSource(file));
+        Shell.sh(dir, "ls > /dev/null").assertOk();
+        assertEquals("ENOENT", Shell.errnoOf("os.stat(a)", file));
+    }
+
+    @Test
+    void aFileReplacedInTheSourceIsReadAnewAtItsNextOpen(@TempDir Path own) throws IOException {
+        // No re-listing here: the new content version is found when the file is opened again.
+        try (MountedVolume cached = MountedVolume.under(own, "attr_timeout=60", "entry_timeout=60",
+                "local_cache_memory_size=16MiB").mount()) {
+            Path file = cached.mountPoint().resolve("f");
+            Files.writeString(file, "version one");
+            assertEquals("version one", Shell.sh(cached.mountPoint(), "cat f").assertOk().out());
+            Files.writeString(cached.inSource(file), "version two"); // same size: the cached size stays right
+            assertEquals("version two", Shell.sh(cached.mountPoint(), "cat f").assertOk().out());
+        }
+    }
+
+    private Path createEmpty(String name) {
+        Path file = dir.resolve(name);
+        Shell.sh(dir, "touch " + name).assertOk();
+        return file;
+    }
+}
