@@ -820,6 +820,10 @@ public final class StrataFileSystem implements AutoCloseable {
 
     /** An extended attribute's value, or empty; {@link #CACHED_XATTR} is computed. */
     public Optional<byte[]> getxattr(long ino, String name) throws IOException {
+        if (name.startsWith(POSIX_ACL_PREFIX)) {
+            meta.getInode(ino); // ENOENT for a missing inode, as for any other name
+            return Optional.empty(); // never stored: setxattr refuses them
+        }
         if (name.equals(CACHED_XATTR)) {
             return Optional.of(cachedReport(meta.getInode(ino)).getBytes(StandardCharsets.US_ASCII));
         }

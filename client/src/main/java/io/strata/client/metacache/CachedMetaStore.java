@@ -30,8 +30,10 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Being a decorator, it sees every change this client makes, with its arguments and results,
  * and updates or drops exactly the entries that change touches, so a client always sees its own
- * changes at once. Other clients' changes show when entries expire. Extended attributes, symlink
- * targets, listings and counters pass straight through; listings warm the lookup entries.
+ * changes at once. Other clients' changes show when entries expire. An inode's extended attribute
+ * names are cached too, so that asking a file for an attribute it does not have (ls asks every file
+ * for its ACL and its security label) needs no engine call; values, symlink targets, listings and
+ * counters pass straight through; listings warm the lookup entries.
  *
  * <p>Concurrent calls must not leave an older value behind a newer change: a thread that read an
  * inode (or changed it) can come to remember it after another thread's change forgot it. So every
@@ -44,11 +46,16 @@ import static java.util.Objects.requireNonNull;
  */
 public final class CachedMetaStore implements MetaStore {
     /** A cache key: an inode by number, or a name in a directory. */
-    private sealed interface Key permits InodeKey, EntryKey {}
+    private sealed interface Key permits InodeKey, EntryKey, XattrsKey {}
 
     private record InodeKey(long ino) implements Key {}
 
     private record EntryKey(long parent, String name) implements Key {}
+
+    /** The names of an inode's extended attributes. */
+    private record XattrsKey(long ino) implements Key {}
+
+    private record XattrNames(List<String> names) {}
 
     private final MetaStore store;
     private final Cache<Key, Object> cache;
@@ -254,7 +261,7 @@ public final class CachedMetaStore implements MetaStore {
         }
     }
 
-    // ---- uncached ------------------------------------------------------------------------------
+    // ---- uncached, but for xattr names ---------------------------------------------------------
 
     @Override
     public String readlink(long ino) throws IOException {
@@ -263,22 +270,40 @@ public final class CachedMetaStore implements MetaStore {
 
     @Override
     public Optional<byte[]> getXattr(long ino, String name) throws IOException {
+        if (!listXattrs(ino).contains(name)) {
+            return Optional.empty();
+        }
         return store.getXattr(ino, name);
     }
 
     @Override
     public void setXattr(long ino, String name, byte[] value, XattrMode mode) throws IOException {
-        store.setXattr(ino, name, value, mode);
+        try {
+            store.setXattr(ino, name, value, mode);
+        } finally {
+            forget(new XattrsKey(ino));
+        }
     }
 
     @Override
     public List<String> listXattrs(long ino) throws IOException {
-        return store.listXattrs(ino);
+        XattrsKey key = new XattrsKey(ino);
+        if (cache.getIfPresent(key) instanceof XattrNames cached) {
+            return cached.names();
+        }
+        long stamp = forgets.get();
+        List<String> names = List.copyOf(store.listXattrs(ino));
+        put(key, new XattrNames(names), stamp);
+        return names;
     }
 
     @Override
     public void removeXattr(long ino, String name) throws IOException {
-        store.removeXattr(ino, name);
+        try {
+            store.removeXattr(ino, name);
+        } finally {
+            forget(new XattrsKey(ino));
+        }
     }
 
     @Override
@@ -336,6 +361,7 @@ public final class CachedMetaStore implements MetaStore {
 
     private void forgetInode(long ino) {
         forget(new InodeKey(ino));
+        cache.invalidate(new XattrsKey(ino)); // the forget above already stopped pending puts
     }
 
     private void forgetEntry(long parent, String name) {

@@ -4,6 +4,7 @@ import io.strata.meta.Inode;
 import io.strata.meta.MetaStore;
 import io.strata.meta.NewInode;
 import io.strata.meta.SetAttr;
+import io.strata.meta.XattrMode;
 import io.strata.meta.memory.MemoryMetaStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -45,6 +46,35 @@ class CachedMetaStoreTest {
         }
         assertThat(first.cacheStats().hitCount()).isEqualTo(9);
         assertThat(first.cacheStats().missCount()).isEqualTo(1);
+    }
+
+    @Test
+    void askingForAnXattrAFileDoesNotHaveIsAnsweredFromTheCachedNames() throws IOException {
+        Inode file = first.create(Inode.ROOT, "f", NewInode.file(0644, 0, 0, 1));
+        first.setXattr(file.ino(), "user.a", new byte[] {1}, XattrMode.UPSERT);
+        assertThat(first.getXattr(file.ino(), "user.a")).hasValueSatisfying(v -> assertThat(v).containsExactly(1));
+        long misses = first.cacheStats().missCount();
+
+        for (int i = 0; i < 10; i++) {
+            assertThat(first.getXattr(file.ino(), "security.selinux")).isEmpty();
+        }
+        assertThat(first.cacheStats().missCount()).isEqualTo(misses);
+    }
+
+    @Test
+    void ownXattrChangesShowAtOnceAndAnotherClientsAfterExpiry() throws IOException {
+        Inode file = first.create(Inode.ROOT, "f", NewInode.file(0644, 0, 0, 1));
+        assertThat(first.getXattr(file.ino(), "user.a")).isEmpty();
+        assertThat(second.getXattr(file.ino(), "user.a")).isEmpty();
+
+        first.setXattr(file.ino(), "user.a", new byte[] {1}, XattrMode.UPSERT);
+        assertThat(first.getXattr(file.ino(), "user.a")).isPresent();
+        assertThat(second.getXattr(file.ino(), "user.a")).isEmpty(); // its cached names are still trusted
+
+        advance(EXPIRE.plusMillis(1));
+        assertThat(second.getXattr(file.ino(), "user.a")).isPresent();
+        first.removeXattr(file.ino(), "user.a");
+        assertThat(first.listXattrs(file.ino())).isEmpty();
     }
 
     @Test

@@ -164,11 +164,19 @@ final class CacheDir {
         }
         int start = dst.position();
         String problem;
-        try (FileChannel channel = FileChannel.open(pathOf(id), StandardOpenOption.READ)) {
-            ByteBuffer headerBytes = ByteBuffer.allocate(e.headerLength);
-            PageFile.Header header = readFully(channel, headerBytes, 0) ? PageFile.parse(headerBytes.flip()) : null;
-            if (header == null || !header.id().equals(id) || header.dataLength() != e.dataLength
-                    || header.headerLength() != e.headerLength) {
+        try (FileChannel channel = FileChannel.open(e.path, StandardOpenOption.READ)) {
+            PageFile.Header header = e.header;
+            if (header == null) {
+                ByteBuffer headerBytes = ByteBuffer.allocate(e.headerLength);
+                header = readFully(channel, headerBytes, 0) ? PageFile.parse(headerBytes.flip()) : null;
+                if (header != null && header.id().equals(id) && header.dataLength() == e.dataLength
+                        && header.headerLength() == e.headerLength) {
+                    e.header = header;
+                } else {
+                    header = null;
+                }
+            }
+            if (header == null) {
                 problem = "bad header";
             } else {
                 int n = Math.min(dst.remaining(), header.dataLength() - pageOffset);
@@ -340,7 +348,7 @@ final class CacheDir {
                 policy.onRemove(id);
                 throw e;
             }
-            index.put(id, new Entry(id, headerLength, dataLength));
+            index.put(id, new Entry(id, target, headerLength, dataLength));
             used += need;
         }
         meters.fills.increment();
@@ -427,7 +435,7 @@ final class CacheDir {
             return false;
         }
         used -= e.fileLength();
-        deleteQuietly(pathOf(id));
+        deleteQuietly(e.path);
         return true;
     }
 
@@ -574,7 +582,7 @@ final class CacheDir {
                 continue;
             }
             PageId id = f.header.id();
-            index.put(id, new Entry(id, f.header.headerLength(), f.header.dataLength()));
+            index.put(id, new Entry(id, pathOf(id), f.header.headerLength(), f.header.dataLength()));
             used += f.header.fileLength();
             for (PageId evicted : policy.onInsert(id, f.header.fileLength())) {
                 removeLocked(evicted);
@@ -682,12 +690,17 @@ final class CacheDir {
     /** What the index knows of one page file. */
     private static final class Entry {
         final PageId id;
+        /** The page file: its name is a hash of the id, computed once here rather than per read. */
+        final Path path;
         final int headerLength;
         final int dataLength;
+        /** The file's header once a read has checked it: later reads skip reading and parsing it. */
+        volatile PageFile.Header header;
         int hits;
 
-        Entry(PageId id, int headerLength, int dataLength) {
+        Entry(PageId id, Path path, int headerLength, int dataLength) {
             this.id = id;
+            this.path = path;
             this.headerLength = headerLength;
             this.dataLength = dataLength;
         }
