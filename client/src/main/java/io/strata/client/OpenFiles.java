@@ -112,10 +112,11 @@ final class OpenFiles {
 
     /**
      * Waits for a last close of {@code ino} in progress: its data (an upload, on S3) must be where
-     * the next open looks for it. Without this, a file closed and opened again at once could be
-     * opened before the object it was closed into exists.
+     * the next open, rename or removal looks for it. Without this, a file closed and then opened,
+     * renamed or unlinked at once could find no object yet (the kernel sends the release after
+     * close(2) has returned).
      */
-    private void awaitClosed(long ino) throws IOException {
+    void awaitClosed(long ino) throws IOException {
         CompletableFuture<Void> pending;
         while ((pending = closing.get(ino)) != null) {
             try {

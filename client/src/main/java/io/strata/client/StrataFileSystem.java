@@ -541,6 +541,7 @@ public final class StrataFileSystem implements AutoCloseable {
         checkWritable();
         Namespace.ParentAndName target = namespace.childOf(parent, name);
         Dentry entry = namespace.entry(target).orElseThrow(() -> FsException.notFound(shown(target)));
+        openFiles.awaitClosed(entry.ino());
         keepIfOpenAndLastName(entry);
         RemovedLink removed = meta.unlink(target.parentIno(), target.name(), Clocks.nowNs());
         followRemoval(removed, target.ufsPath());
@@ -599,8 +600,10 @@ public final class StrataFileSystem implements AutoCloseable {
             if (replaced.get().ino() == moved.ino()) {
                 return; // rename(2) between two links of one file does nothing
             }
+            openFiles.awaitClosed(replaced.get().ino());
             keepIfOpenAndLastName(replaced.get());
         }
+        openFiles.awaitClosed(moved.ino());
         Renamed renamed = meta.rename(src.parentIno(), src.name(), dst.parentIno(), dst.name(), Clocks.nowNs());
         if (renamed.replaced().isPresent()) {
             followRemoval(renamed.replaced().get(), dst.ufsPath());

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -97,6 +98,20 @@ class LauncherTest {
         assertFalse(MountPoints.isMounted(mountPoint));
         assertEquals(List.of(), MountedVolume.names(mountPoint), "mountpoint not empty after umount");
         assertFalse(daemons.get(0).isAlive(), "daemon still running after umount returned");
+        assertEquals("kept", Files.readString(source.resolve("kept.txt")));
+    }
+
+    @Test
+    void sigtermFlushesUnmountsAndEndsTheDaemon() throws IOException {
+        strata("mount", source.toString(), mountPoint.toString()).assertOk();
+        List<ProcessHandle> daemons = daemons();
+        assertEquals(1, daemons.size(), "daemons: " + daemons);
+        Files.writeString(mountPoint.resolve("kept.txt"), "kept");
+
+        Shell.run(null, "kill", "-TERM", Long.toString(daemons.get(0).pid())).assertOk();
+
+        Poll.until("daemon alive", false, Duration.ofSeconds(30), () -> daemons.get(0).isAlive());
+        assertFalse(MountPoints.isMounted(mountPoint));
         assertEquals("kept", Files.readString(source.resolve("kept.txt")));
     }
 
