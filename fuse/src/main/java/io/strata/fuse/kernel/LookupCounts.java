@@ -10,6 +10,9 @@ import java.util.concurrent.ConcurrentMap;
  * knows, which is what invalidations are sent for.
  */
 final class LookupCounts {
+    /** FUSE_ROOT_ID, which is also Strata's root inode number. */
+    static final long ROOT = 1;
+
     private final ConcurrentMap<Long, Long> counts = new ConcurrentHashMap<>();
 
     void looked(long nodeId) {
@@ -21,8 +24,9 @@ final class LookupCounts {
         return counts.computeIfPresent(nodeId, (id, count) -> count - n <= 0 ? null : count - n) == null;
     }
 
+    /** Whether the kernel holds the node: the root always (it is never looked up), others while counted. */
     boolean known(long nodeId) {
-        return counts.containsKey(nodeId);
+        return nodeId == ROOT || counts.containsKey(nodeId);
     }
 
     long count(long nodeId) {

@@ -45,6 +45,7 @@ final class Operations {
     private static final int FUSE_GETATTR_FH = 1;
     private static final int FOPEN_DIRECT_IO = 1;
     private static final int FOPEN_KEEP_CACHE = 1 << 1;
+    private static final int DT_DIR = 4;
     private static final int SEEK_DATA = 3;
     private static final int SEEK_HOLE = 4;
     private static final int FALLOC_FL_KEEP_SIZE = 1;
@@ -475,14 +476,12 @@ final class Operations {
                     if (entry != null && inode == null) {
                         continue; // removed since it was listed
                     }
-                    int start = b.position();
                     if (inode != null) {
                         attrs.entryOut(b, inode);
                         lookups.looked(inode.ino());
                     } else {
                         b.put(new byte[AttrEncoder.ENTRY_OUT_SIZE]); // "." and "..": the kernel keeps its own
                     }
-                    assert b.position() - start == AttrEncoder.ENTRY_OUT_SIZE;
                 }
                 b.putLong(ino);
                 b.putLong(index + 1);
@@ -496,8 +495,6 @@ final class Operations {
         }
         out.sendPayload(request, b.position());
     }
-
-    private static final int DT_DIR = 4;
 
     private static int align8(int n) {
         return (n + 7) & ~7;

@@ -1,5 +1,8 @@
 package io.strata.fuse.kernel;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -10,6 +13,7 @@ import java.nio.ByteOrder;
  * Owned by one worker thread; never shared.
  */
 final class Replies {
+    private static final Logger log = LoggerFactory.getLogger(Replies.class);
     static final int OUT_HEADER_SIZE = 16;
 
     private final FuseDevice device;
@@ -80,6 +84,11 @@ final class Replies {
             iovec.putLong(24, payloadLength);
             count = 2;
         }
-        device.writev(iovecAddress, count); // ENOENT: interrupted, nobody waits for it any more
+        int errno = device.writev(iovecAddress, count);
+        // ENOENT: the request was interrupted and nobody waits for the reply any more.
+        if (errno != 0 && errno != Errno.ENOENT) {
+            log.warn("the kernel refused a reply of {} bytes (error {}) with errno {}", headLength + payloadLength,
+                    error, errno);
+        }
     }
 }
