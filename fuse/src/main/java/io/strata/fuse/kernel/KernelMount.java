@@ -12,7 +12,6 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Attaches a new FUSE connection at a mountpoint: mount(2) directly when running as root, else
@@ -63,10 +62,9 @@ final class KernelMount {
                     + ",max_read=" + settings.maxRead() + (settings.allowOther() ? ",allow_other" : "")
                     + (settings.readOnly() ? ",ro" : "");
             List<String> argv = List.of("fusermount3", "-o", options, "--", mountPoint.toString());
+            // Only what fusermount3 needs: the daemon's environment holds its options, secrets among them.
             List<String> environment = new ArrayList<>();
-            for (Map.Entry<String, String> e : System.getenv().entrySet()) {
-                environment.add(e.getKey() + "=" + e.getValue());
-            }
+            environment.add("PATH=" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
             environment.add("_FUSE_COMMFD=" + COMM_FD);
             long pid = posix.posix_spawnp("fusermount3", List.of(SpawnFileAction.dup(pair[1], COMM_FD)), argv,
                     environment);
