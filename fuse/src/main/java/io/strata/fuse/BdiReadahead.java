@@ -6,7 +6,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Optional;
 
 /**
  * The kernel's readahead window for one mount. The kernel gives a FUSE mount 128 KiB, which cuts
@@ -22,17 +22,14 @@ final class BdiReadahead {
     /** Raises the window to {@code bytes} if it is smaller; best effort (root only), never fails. */
     static void raise(Path mountPoint, int bytes) {
         try {
-            List<String> lines = Files.readAllLines(Path.of("/proc/self/mountinfo"));
-            for (String line : lines) {
-                String[] fields = line.split(" ");
-                if (fields.length > 4 && MountPoints.unescape(fields[4]).equals(mountPoint.toString())) {
-                    Path setting = Path.of("/sys/class/bdi", fields[2], "read_ahead_kb");
-                    long currentKb = Long.parseLong(Files.readString(setting).trim());
-                    if (currentKb * 1024 < bytes) {
-                        Files.writeString(setting, Integer.toString(bytes / 1024));
-                    }
-                    return;
-                }
+            Optional<MountPoints.Entry> mount = MountPoints.find(mountPoint);
+            if (mount.isEmpty()) {
+                return;
+            }
+            Path setting = Path.of("/sys/class/bdi", mount.get().device(), "read_ahead_kb");
+            long currentKb = Long.parseLong(Files.readString(setting).trim());
+            if (currentKb * 1024 < bytes) {
+                Files.writeString(setting, Integer.toString(bytes / 1024));
             }
         } catch (IOException | RuntimeException e) {
             log.debug("kernel readahead of {} left as it is: {}", mountPoint, e.toString());

@@ -37,10 +37,14 @@ public final class MountPoints {
 
     private MountPoints() {}
 
-    /** One line of mountinfo: where, what kind, and from what. */
-    public record Entry(Path mountPoint, String fsType, String source) {
+    /**
+     * One line of mountinfo: where, what kind, and from what; {@code device} is the mount's device
+     * number as {@code MAJOR:MINOR}, the name of its backing device info in {@code /sys/class/bdi}.
+     */
+    public record Entry(Path mountPoint, String fsType, String source, String device) {
         public Entry {
             requireNonNull(mountPoint, "mountPoint is null");
+            requireNonNull(device, "device is null");
             requireNonNull(fsType, "fsType is null");
             requireNonNull(source, "source is null");
         }
@@ -171,8 +175,8 @@ public final class MountPoints {
     }
 
     /**
-     * {@code 36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw}: the mount
-     * point is field 5; after the optional fields and the {@code -} separator come the file
+     * {@code 36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw}: the device is
+     * field 3, the mount point field 5; after the optional fields and the {@code -} separator come the file
      * system type and the source.
      */
     static Optional<Entry> parseLine(String line) {
@@ -191,7 +195,8 @@ public final class MountPoints {
             return Optional.empty();
         }
         String source = separator + 2 < fields.length ? unescape(fields[separator + 2]) : "";
-        return Optional.of(new Entry(Path.of(unescape(fields[4])), unescape(fields[separator + 1]), source));
+        return Optional.of(new Entry(Path.of(unescape(fields[4])), unescape(fields[separator + 1]), source,
+                fields[2]));
     }
 
     /** Decodes mountinfo's octal escapes ({@code \040} space, {@code \011} tab, {@code \134} backslash). */

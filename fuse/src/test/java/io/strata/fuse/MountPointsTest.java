@@ -23,6 +23,14 @@ class MountPointsTest {
     }
 
     @Test
+    void parsesTheDeviceNumberThatNamesTheMountsBdi() {
+        MountPoints.Entry entry = MountPoints.parseLine(
+                "42 27 0:39 / /tmp/k/mnt rw,nosuid,nodev,relatime - fuse.strata strata:/tmp/k/src rw,user_id=0")
+                .orElseThrow();
+        assertEquals("0:39", entry.device());
+    }
+
+    @Test
     void parsesLinesWithoutOptionalFields() {
         MountPoints.Entry entry = MountPoints.parseLine("22 27 0:21 / /proc rw,relatime - proc proc rw").orElseThrow();
         assertEquals(Path.of("/proc"), entry.mountPoint());

@@ -1,5 +1,6 @@
 package io.strata.fuse.kernel;
 
+import io.strata.core.fs.FsError;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +53,7 @@ final class Init {
         if (major < MAJOR || (major == MAJOR && minor < OLDEST_MINOR)) {
             log.error("the kernel speaks FUSE {}.{}; Strata's transport needs {}.{} or newer (use -o fuse=jnr)",
                     major, minor, MAJOR, OLDEST_MINOR);
-            out.error(request, Errno.EINVAL);
+            out.error(request, FsError.EINVAL.errno());
             return;
         }
         if (major > MAJOR) {

@@ -145,7 +145,7 @@ final class Operations {
             case Opcode.FALLOCATE -> fallocate(request, out);
             case Opcode.LSEEK -> lseek(request, out);
             case Opcode.COPY_FILE_RANGE -> copyFileRange(request, out);
-            default -> out.error(request, Errno.ENOSYS);
+            default -> out.error(request, FsError.ENOSYS.errno());
         }
     }
 
