@@ -48,9 +48,12 @@ final class DataCache implements AutoCloseable {
         return volumeId + "/" + ino;
     }
 
-    /** Reads version {@code version} of inode {@code ino} through the cache, fetching misses from {@code file}. */
-    int read(UfsFile file, long ino, String version, ByteBuffer dst, long offset) throws IOException {
-        return cache.read(pages(file), fileKey(ino), version, dst, offset);
+    /**
+     * Reads version {@code version} of inode {@code ino}, {@code size} bytes long, through the
+     * cache, fetching misses from {@code file}.
+     */
+    int read(UfsFile file, long ino, String version, long size, ByteBuffer dst, long offset) throws IOException {
+        return cache.read(pages(file), fileKey(ino), version, size, dst, offset);
     }
 
     /** The file as the cache's page source: its positional reads, and its whole-page reads (views where it has them). */

@@ -3,6 +3,7 @@ package io.strata.client;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.core.ufs.UfsFile;
+import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.meta.MetaStore;
 import io.strata.meta.SetAttr;
@@ -11,6 +12,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.NoSuchFileException;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -44,10 +46,26 @@ final class OpenFile {
     private volatile UfsFile writer;
     /** The version reads are cached under; null: read around the cache (written since the last flush). */
     private volatile String cacheVersion;
+    /**
+     * Opened from the metastore's record of the data, not checked with the storage: a read may
+     * find another version there (ESTALE), see {@link #read(ByteBuffer, long, VersionChange)}.
+     * Guarded by the truncate lock's write side for changes.
+     */
+    private boolean fromRecord;
+    /** Bumped whenever the data is re-taken, so concurrent readers that failed together retake once. */
+    private volatile int generation;
+    /** Whether a read has returned bytes: after that a new version would mix two in one reader's view. */
+    private volatile boolean served;
     private int references;
 
+    /** Told when an open file takes the storage's new version of its data. */
+    @FunctionalInterface
+    interface VersionChange {
+        void changed(long ino, UfsStatus now) throws IOException;
+    }
+
     OpenFile(long ino, UnderFileSystem ufs, DataCache cache, long size, long mtimeNs, UfsFile file,
-             boolean writable) {
+             boolean writable, boolean fromRecord) {
         this.ino = ino;
         this.ufs = requireNonNull(ufs, "ufs is null");
         this.cache = requireNonNull(cache, "cache is null");
@@ -56,6 +74,7 @@ final class OpenFile {
         this.mtimeNs = mtimeNs;
         this.reader = file;
         this.writer = writable ? file : null;
+        this.fromRecord = fromRecord;
     }
 
     long ino() {
@@ -75,8 +94,64 @@ final class OpenFile {
         this.mtimeNs = mtimeNs;
     }
 
-    /** Reads up to {@code dst.remaining()} bytes at {@code offset}, never past the current size. */
-    int read(ByteBuffer dst, long offset) throws IOException {
+    /**
+     * Reads up to {@code dst.remaining()} bytes at {@code offset}, never past the current size.
+     *
+     * <p>A file opened from the metastore's record whose version the storage no longer has (another
+     * tool replaced it) fails its read with ESTALE. If nothing was read from it yet, it takes the
+     * storage's current version instead, tells {@code onChange}, and reads that: as an open that
+     * had asked the storage would have. Once bytes were served the ESTALE stands (reopen the file),
+     * so no reader ever sees two versions.
+     */
+    int read(ByteBuffer dst, long offset, VersionChange onChange) throws IOException {
+        int seen = generation;
+        int limit = dst.limit();
+        try {
+            int n = read(dst, offset);
+            if (n > 0 && !served) {
+                served = true;
+            }
+            return n;
+        } catch (FsException e) {
+            if (e.error() != FsError.ESTALE) {
+                throw e;
+            }
+            Optional<UfsStatus> now = retake(seen, e);
+            if (now.isPresent()) {
+                onChange.changed(ino, now.get());
+            }
+            dst.limit(limit);
+            return read(dst, offset);
+        }
+    }
+
+    /** The storage's current version in place of the recorded one, or the ESTALE if that would mix versions. */
+    private Optional<UfsStatus> retake(int seen, FsException stale) throws IOException {
+        truncateLock.writeLock().lock();
+        try {
+            if (generation != seen) {
+                return Optional.empty(); // a concurrent reader took it already
+            }
+            if (!fromRecord || served || dirty) {
+                throw new FsException(FsError.ESTALE, stale.getMessage() + ": the file was replaced in the under"
+                        + " storage while open; open it again to read the new content", stale);
+            }
+            Optional<UfsStatus> now = reader.refresh();
+            if (now.isEmpty()) {
+                throw stale;
+            }
+            fromRecord = false;
+            size.set(now.get().size());
+            mtimeNs = now.get().mtimeNs();
+            cacheVersion = cache.enabled() ? now.get().version() : null;
+            generation++;
+            return now;
+        } finally {
+            truncateLock.writeLock().unlock();
+        }
+    }
+
+    private int read(ByteBuffer dst, long offset) throws IOException {
         truncateLock.readLock().lock();
         try {
             long available = size.get() - offset;
@@ -88,7 +163,7 @@ final class OpenFile {
             }
             String version = cacheVersion;
             if (version != null) {
-                return cache.read(reader, ino, version, dst, offset);
+                return cache.read(reader, ino, version, size.get(), dst, offset);
             }
             int total = 0;
             while (dst.hasRemaining()) {

@@ -23,14 +23,22 @@ final class OpenFiles {
     private final UnderFileSystem ufs;
     private final MetaStore meta;
     private final DataCache cache;
+    /** Read-only opens take the metastore's record of the data's version, asking the storage nothing. */
+    private final boolean openFromRecord;
     private final ConcurrentMap<Long, OpenFile> byIno = new ConcurrentHashMap<>();
     /** Inodes whose last close is flushing and closing their data, done when the future completes. */
     private final ConcurrentMap<Long, CompletableFuture<Void>> closing = new ConcurrentHashMap<>();
 
-    OpenFiles(UnderFileSystem ufs, MetaStore meta, DataCache cache) {
+    /**
+     * @param openFromRecord whether a read-only open trusts the metastore's record of the data's
+     *        version and size (S3: no HEAD; a read that finds another version takes it then), as
+     *        a volume that lists each directory once does; false asks the storage at every open
+     */
+    OpenFiles(UnderFileSystem ufs, MetaStore meta, DataCache cache, boolean openFromRecord) {
         this.ufs = requireNonNull(ufs, "ufs is null");
         this.meta = requireNonNull(meta, "meta is null");
         this.cache = requireNonNull(cache, "cache is null");
+        this.openFromRecord = openFromRecord;
     }
 
     /** Opens (or shares) the inode's data at {@code dataPath}; the caller must {@link #release} it. */
@@ -45,8 +53,9 @@ final class OpenFiles {
                     }
                     OpenFile file = open;
                     if (file == null) {
-                        file = new OpenFile(ino, ufs, cache, inode.size(), inode.mtimeNs(),
-                                openData(dataPath, writable), writable);
+                        boolean fromRecord = !writable && openFromRecord && inode.ufsVersion() != null;
+                        UfsFile data = fromRecord ? openRecorded(dataPath, inode) : openData(dataPath, writable);
+                        file = new OpenFile(ino, ufs, cache, inode.size(), inode.mtimeNs(), data, writable, fromRecord);
                     }
                     file.retain();
                     return file;
@@ -70,7 +79,8 @@ final class OpenFiles {
     /** Registers the data of a file just created, opened for writing. */
     OpenFile acquireCreated(Inode inode, UfsFile created) {
         return byIno.compute(inode.ino(), (ino, open) -> {
-            OpenFile file = open != null ? open : new OpenFile(ino, ufs, cache, 0, inode.mtimeNs(), created, true);
+            OpenFile file = open != null ? open
+                    : new OpenFile(ino, ufs, cache, 0, inode.mtimeNs(), created, true, false);
             file.retain();
             return file;
         });
@@ -79,6 +89,14 @@ final class OpenFiles {
     private UfsFile openData(String dataPath, boolean writable) {
         try {
             return ufs.open(dataPath, writable);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private UfsFile openRecorded(String dataPath, Inode inode) {
+        try {
+            return ufs.openRecorded(dataPath, inode.ufsVersion(), inode.size());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -12,6 +12,7 @@ import io.strata.core.conf.Options;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.core.ufs.UfsFile;
+import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.UnderFileSystems;
 import io.strata.meta.Dentry;
@@ -118,7 +119,7 @@ public final class StrataFileSystem implements AutoCloseable {
         this.readOnly = readOnly;
         this.dataCache = requireNonNull(dataCache, "dataCache is null");
         this.meters = requireNonNull(meters, "meters is null");
-        this.openFiles = new OpenFiles(ufs, meta, dataCache);
+        this.openFiles = new OpenFiles(ufs, meta, dataCache, syncInterval == null);
         this.namespace = new Namespace(meta, ufs, syncInterval, ino -> openFiles.get(ino).isPresent());
     }
 
@@ -730,7 +731,18 @@ public final class StrataFileSystem implements AutoCloseable {
 
     /** Reads into {@code dst} at {@code offset}; returns the bytes read (0 at end of file). */
     public int read(long fh, ByteBuffer dst, long offset) throws IOException {
-        return handle(fh).file().read(dst, offset);
+        return handle(fh).file().read(dst, offset, this::changedInStorage);
+    }
+
+    /**
+     * A file opened from the metastore's record was found another version in the under storage
+     * (replaced by another tool): record what is there now, and drop what the frontend cached.
+     */
+    private void changedInStorage(long ino, UfsStatus now) throws IOException {
+        log.info("inode {} changed in the under storage since it was recorded: now {} bytes, version {}", ino,
+                now.size(), now.version());
+        meta.setAttr(ino, SetAttr.content(now.size(), now.mtimeNs(), now.version()));
+        changes.contentChanged(ino);
     }
 
     public void write(long fh, ByteBuffer src, long offset) throws IOException {

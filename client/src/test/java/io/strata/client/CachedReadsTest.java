@@ -48,7 +48,7 @@ class CachedReadsTest {
 
     StrataFileSystem openFs(boolean cacheOnWrite) throws IOException {
         PageStoreConfig config = new PageStoreConfig(List.of(new DiskPageStore.Dir(cacheDir, 1 << 20)), PAGE,
-                16 * PAGE, "lru", 0.0, cacheOnWrite);
+                16 * PAGE, "lru", 0.0, cacheOnWrite, 0);
         PageCache cache = PageCache.open(config, new CacheMetrics(meters), Runnable::run, null, DiskSpace.SYSTEM,
                 System::nanoTime);
         return new StrataFileSystem(MetaStores.open("memory://"), UnderFileSystems.open(source.toUri()), "memory://",

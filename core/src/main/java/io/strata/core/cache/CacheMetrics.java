@@ -78,6 +78,8 @@ public final class CacheMetrics {
         final Counter bytesFetched;
         final Counter sharedFetches;
         final Counter bypassedReads;
+        final Counter blocksLoaded;
+        final Counter loadsDropped;
 
         private Tier(MeterRegistry registry, String tier) {
             hits = counter(registry, "strata.cache.hits", tier);
@@ -85,6 +87,8 @@ public final class CacheMetrics {
             bytesRead = counter(registry, "strata.cache.bytes.read", tier);
             fills = counter(registry, "strata.cache.fills", tier);
             fillsDropped = counter(registry, "strata.cache.fills.dropped", tier);
+            blocksLoaded = counter(registry, "strata.cache.blocks.loaded", tier);
+            loadsDropped = counter(registry, "strata.cache.loads.dropped", tier);
             evictions = counter(registry, "strata.cache.evictions", tier);
             promotions = counter(registry, "strata.cache.promotions", tier);
             checksumFailures = counter(registry, "strata.cache.checksum.failures", tier);

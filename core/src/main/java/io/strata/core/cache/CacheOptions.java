@@ -36,9 +36,10 @@ public final class CacheOptions implements OptionGroup {
 
     public static final Option<List<DataSize>> LOCAL_DATA_CACHE_SIZE = Option.builder("local_data_cache_size", SIZES)
             .aliases("local_cache_size")
-            .defaultValue(List.of(DataSize.ofMiB(512)))
-            .doc("Quota of each cache directory: one size for all, or one per directory in order. 0 turns the"
-                    + " disk tier off. For a local source directory the page cache is off unless this,"
+            .defaultValue(List.of(DataSize.ofGiB(100)))
+            .doc("Quota of each cache directory: one size for all, or one per directory in order; a directory"
+                    + " also keeps free_space_ratio of its file system free, so the default (as JuiceFS's) is in"
+                    + " effect bounded by free space. 0 turns the disk tier off. For a local source directory the page cache is off unless this,"
                     + " local_data_cache or local_cache_memory_size is set.")
             .listValued()
             .build();
@@ -77,6 +78,15 @@ public final class CacheOptions implements OptionGroup {
                     + " reading back what was written needs no fetch.")
             .build();
 
+    public static final Option<DataSize> RANDOM_READ_LOAD_BLOCK = Option.builder("random_read_load_block",
+                    OptionType.SIZE)
+            .defaultValue(DataSize.ofMiB(64))
+            .doc("A read shorter than a page that misses the cache (a random reader's) also loads the aligned"
+                    + " block of this size around it into the cache in the background, once, as Alluxio caches a"
+                    + " block after a partial read: later random reads near it hit the cache. A multiple of"
+                    + " local_cache_page_size; 0 turns it off, and so does a cache that holds fewer than 8 blocks.")
+            .build();
+
     @Override
     public String title() {
         return "Page cache";
@@ -85,6 +95,6 @@ public final class CacheOptions implements OptionGroup {
     @Override
     public List<Option<?>> options() {
         return List.of(LOCAL_DATA_CACHE, LOCAL_DATA_CACHE_SIZE, PAGE_SIZE, MEMORY_SIZE, EVICTION, FREE_SPACE_RATIO,
-                CACHE_ON_WRITE);
+                CACHE_ON_WRITE, RANDOM_READ_LOAD_BLOCK);
     }
 }

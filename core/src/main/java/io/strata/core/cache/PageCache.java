@@ -2,6 +2,8 @@ package io.strata.core.cache;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.strata.core.cache.evict.EvictionPolicies;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,25 +31,35 @@ public final class PageCache implements Closeable {
     /** Fills waiting for a thread; past this a fill is dropped. Bounds the fetched pages kept in memory. */
     static final int FILL_QUEUE = 64;
 
+    /** Random reads load blocks only into a cache that holds at least this many of them. */
+    static final int LOAD_BLOCKS_MIN = 8;
+
     private final PageStore store;
     private final int pageSize;
     private final boolean cacheOnWrite;
     private final CacheMetrics metrics;
     private final ExecutorService ownedPool;
     private final PageReader reader;
+    /** Null when random_read_load_block is 0. */
+    private final BlockLoader loader;
+    /** Where each file's last short read ended: a read that starts elsewhere is a random one. */
+    private final Cache<String, Long> lastReadEnds = Caffeine.newBuilder().maximumSize(4096).build();
 
     /**
      * @param fills where fills (and promotions) run
      * @param ownedPool shut down at close, or null when the caller owns {@code fills}
      */
-    PageCache(PageStore store, int pageSize, boolean cacheOnWrite, CacheMetrics metrics, Executor fills,
-              ExecutorService ownedPool) {
+    PageCache(PageStore store, int pageSize, boolean cacheOnWrite, long loadBlockBytes, CacheMetrics metrics,
+              Executor fills, ExecutorService ownedPool) {
         this.store = requireNonNull(store, "store is null");
         this.pageSize = pageSize;
         this.cacheOnWrite = cacheOnWrite;
         this.metrics = requireNonNull(metrics, "metrics is null");
         this.ownedPool = ownedPool;
         this.reader = new PageReader(store, pageSize, fills, metrics);
+        // A block must be a small part of the cache, or loading it would evict what it loads.
+        this.loader = loadBlockBytes > 0 && loadBlockBytes <= store.capacityBytes() / LOAD_BLOCKS_MIN
+                ? new BlockLoader(reader, store, pageSize, loadBlockBytes, metrics) : null;
     }
 
     /** The cache {@code config} describes, with its meters in {@code registry}; null when it has no tier. */
@@ -76,7 +88,8 @@ public final class PageCache implements Closeable {
         PageStore store = memory == null ? disk : disk == null ? memory
                 : new TieredPageStore(memory, disk, fills, metrics);
         log.info("page cache: {} (pages of {} bytes, {} eviction)", store, config.pageSize(), config.eviction());
-        return new PageCache(store, config.pageSize(), config.cacheOnWrite(), metrics, fills, ownedPool);
+        return new PageCache(store, config.pageSize(), config.cacheOnWrite(), config.loadBlockBytes(), metrics, fills,
+                ownedPool);
     }
 
     private static ThreadPoolExecutor fillPool() {
@@ -117,6 +130,25 @@ public final class PageCache implements Closeable {
         return reader.read(source, fileKey, version, dst, offset);
     }
 
+    /**
+     * As {@link #read(PageSource, String, String, ByteBuffer, long)}, for a file of {@code size}
+     * bytes: a random read (shorter than a page, and starting neither where the file's last read
+     * ended nor at 0) that misses also has the block around it loaded in the background
+     * ({@link BlockLoader}). Sequential streams are left to the readahead.
+     */
+    public int read(PageSource source, String fileKey, String version, long size, ByteBuffer dst, long offset)
+            throws IOException {
+        if (loader == null || dst.remaining() >= pageSize) {
+            return reader.read(source, fileKey, version, dst, offset);
+        }
+        Long lastEnd = lastReadEnds.asMap().put(fileKey, offset + dst.remaining());
+        boolean random = lastEnd == null ? offset != 0 : offset != lastEnd;
+        if (!random) {
+            return reader.read(source, fileKey, version, dst, offset);
+        }
+        return reader.read(source, fileKey, version, dst, offset, missed -> loader.missed(source, missed, size));
+    }
+
     /** Stores a page in the background (written data, with cache_on_write); dropped if the pool is busy. */
     public void offer(PageId id, ByteBuffer page) {
         reader.fill(id, page, () -> { });
@@ -137,6 +169,9 @@ public final class PageCache implements Closeable {
     /** Waits for queued fills (bounded), then closes the store; pages on disk stay. */
     @Override
     public void close() {
+        if (loader != null) {
+            loader.close();
+        }
         try {
             if (ownedPool != null) {
                 ownedPool.shutdown();

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
 
 import static java.util.Objects.requireNonNull;
 
@@ -45,6 +46,12 @@ final class PageReader {
      * {@code offset}; returns the count, short only at the end of the file (0 there).
      */
     int read(PageSource source, String fileKey, String version, ByteBuffer dst, long offset) throws IOException {
+        return read(source, fileKey, version, dst, offset, null);
+    }
+
+    /** As {@link #read(PageSource, String, String, ByteBuffer, long)}; {@code onMiss} (if any) hears of each page missed. */
+    int read(PageSource source, String fileKey, String version, ByteBuffer dst, long offset, Consumer<PageId> onMiss)
+            throws IOException {
         int total = 0;
         long position = offset;
         while (dst.hasRemaining()) {
@@ -55,6 +62,9 @@ final class PageReader {
             ByteBuffer window = dst.duplicate().limit(dst.position() + want);
             int n = store.read(id, pageOffset, window);
             if (n < 0) {
+                if (onMiss != null) {
+                    onMiss.accept(id);
+                }
                 n = readMissing(source, id, pageOffset, window);
             }
             dst.position(dst.position() + n);
@@ -149,6 +159,39 @@ final class PageReader {
         ufs.fetches.increment();
         ufs.bytesFetched.increment(page.remaining());
         return page;
+    }
+
+    /**
+     * Fetches page {@code id} and stores it before returning, unless it is stored or being
+     * fetched already (background loads wait for the store; readers never do). Returns false
+     * when the store declined the page (it is full).
+     */
+    boolean load(PageSource source, PageId id) throws IOException {
+        if (store.length(id) >= 0) {
+            return true;
+        }
+        CompletableFuture<ByteBuffer> mine = new CompletableFuture<>();
+        if (inFlight.putIfAbsent(id, mine) != null) {
+            return true; // a reader is fetching it and will store it
+        }
+        ByteBuffer page;
+        try {
+            page = fetch(source, id);
+        } catch (IOException | RuntimeException e) {
+            inFlight.remove(id, mine);
+            mine.completeExceptionally(e);
+            throw e;
+        }
+        mine.complete(page);
+        try {
+            if (!page.hasRemaining() || store.put(id, page.duplicate())) {
+                return true;
+            }
+            all.fillsDropped.increment();
+            return false;
+        } finally {
+            inFlight.remove(id, mine);
+        }
     }
 
     /** Stores a page in the background; {@code done} runs once it is stored or dropped. */

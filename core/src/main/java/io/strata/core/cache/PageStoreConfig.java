@@ -20,9 +20,10 @@ import static java.util.Objects.requireNonNull;
  * @param eviction the eviction policy's name, lower case
  * @param freeSpaceRatio the fraction of each directory's file system kept free
  * @param cacheOnWrite whether pages written through the mount are cached at flush
+ * @param loadBlockBytes the block a random read's miss loads in the background; 0: none
  */
 public record PageStoreConfig(List<DiskPageStore.Dir> dirs, int pageSize, long memoryBytes, String eviction,
-                              double freeSpaceRatio, boolean cacheOnWrite) {
+                              double freeSpaceRatio, boolean cacheOnWrite, long loadBlockBytes) {
     public PageStoreConfig {
         dirs = List.copyOf(dirs);
         requireNonNull(eviction, "eviction is null");
@@ -62,7 +63,18 @@ public record PageStoreConfig(List<DiskPageStore.Dir> dirs, int pageSize, long m
         }
         return new PageStoreConfig(quotas, pageSize, memory,
                 options.get(CacheOptions.EVICTION).toLowerCase(Locale.ROOT),
-                options.get(CacheOptions.FREE_SPACE_RATIO), options.get(CacheOptions.CACHE_ON_WRITE));
+                options.get(CacheOptions.FREE_SPACE_RATIO), options.get(CacheOptions.CACHE_ON_WRITE),
+                loadBlock(options, pageSize));
+    }
+
+    private static long loadBlock(Options options, int pageSize) {
+        long block = options.get(CacheOptions.RANDOM_READ_LOAD_BLOCK).bytes();
+        if (block > 0 && (block < pageSize || block % pageSize != 0)) {
+            throw new OptionException("option random_read_load_block=" + DataSize.ofBytes(block)
+                    + " is not a multiple of local_cache_page_size=" + DataSize.ofBytes(pageSize)
+                    + "; give a multiple of the page size, or 0 to load no blocks");
+        }
+        return block;
     }
 
     /** Whether there is any tier at all. */

@@ -30,6 +30,7 @@ public enum FsError {
     ENOTEMPTY(39),
     ELOOP(40),
     ENODATA(61),
+    ESTALE(116),
     ENOTSUP(95);
 
     private final int errno;

@@ -3,6 +3,7 @@ package io.strata.core.ufs;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 
 /**
  * An open file in the under storage, read and written at explicit offsets.
@@ -44,4 +45,14 @@ public interface UfsFile extends Closeable {
 
     /** The content version after the writes so far (see {@link UfsStatus#version()}). */
     String version() throws IOException;
+
+    /**
+     * Takes the storage's current content of a file opened with
+     * {@link UnderFileSystem#openRecorded} after a read found the recorded version gone: reads
+     * serve the current version from now on. Returns its status, or empty where the storage has
+     * nothing to refresh (it never opens from a record).
+     */
+    default Optional<UfsStatus> refresh() throws IOException {
+        return Optional.empty();
+    }
 }

@@ -33,6 +33,17 @@ public interface UnderFileSystem extends Closeable {
     /** Opens an existing file for reading (and for writing, if {@code writable}). */
     UfsFile open(String path, boolean writable) throws IOException;
 
+    /**
+     * Opens {@code path} for reading as the caller last recorded it: content version
+     * {@code version} of {@code size} bytes. A store that can make every read conditional on the
+     * version (S3: If-Match) opens without a request of its own and fails a read with
+     * {@link io.strata.core.fs.FsError#ESTALE} once the content is another version; then
+     * {@link UfsFile#refresh()} takes the current one. Others open as {@link #open} does.
+     */
+    default UfsFile openRecorded(String path, String version, long size) throws IOException {
+        return open(path, false);
+    }
+
     /** Creates an empty file, replacing any file at that path, and opens it for writing. */
     UfsFile create(String path) throws IOException;
 

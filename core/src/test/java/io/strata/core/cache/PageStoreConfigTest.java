@@ -24,9 +24,9 @@ class PageStoreConfigTest {
     }
 
     @Test
-    void defaultsAreOneDirectoryOf512MiBUnderTheVolumeStateWith1MiBPagesAnd128MiBOfMemory() {
+    void defaultsAreOneDirectoryOf100GiBUnderTheVolumeStateWith1MiBPagesAnd128MiBOfMemory() {
         PageStoreConfig config = PageStoreConfig.from(Options.defaults(), defaultDir);
-        assertEquals(List.of(new DiskPageStore.Dir(defaultDir, 512L << 20)), config.dirs());
+        assertEquals(List.of(new DiskPageStore.Dir(defaultDir, 100L << 30)), config.dirs());
         assertEquals(1 << 20, config.pageSize());
         assertEquals(128L << 20, config.memoryBytes());
         assertEquals("lru", config.eviction());

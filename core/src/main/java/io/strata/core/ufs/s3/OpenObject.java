@@ -1,11 +1,16 @@
 package io.strata.core.ufs.s3;
 
+import io.strata.core.fs.FsError;
+import io.strata.core.fs.FsException;
 import io.strata.core.readahead.Prefetcher;
+import io.strata.core.ufs.UfsStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 import static java.util.Objects.requireNonNull;
@@ -290,6 +295,29 @@ final class OpenObject {
             checkOpen();
             commit();
             return etag;
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * A read found the object's ETag gone (ESTALE): from now on read the version S3 has, of the
+     * size it has. Only a REMOTE object follows S3; one being written keeps its own content.
+     */
+    Optional<UfsStatus> refresh() throws IOException {
+        lock.writeLock().lock();
+        try {
+            checkOpen();
+            if (mode != Mode.REMOTE) {
+                return Optional.empty();
+            }
+            String what = "read '" + path + "'";
+            HeadObjectResponse now = ufs.objects().head(key, what).orElseThrow(() -> new FsException(FsError.ENOENT,
+                    what + ": the object was deleted from the bucket while the file was open"));
+            closeRemoteReader();
+            etag = S3Objects.etag(now.eTag());
+            remoteSize = now.contentLength();
+            return Optional.of(S3UnderFileSystem.fileStatus(path, now));
         } finally {
             lock.writeLock().unlock();
         }

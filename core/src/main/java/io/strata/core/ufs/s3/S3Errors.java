@@ -111,6 +111,9 @@ final class S3Errors {
             case "QuotaExceeded", "InsufficientStorage", "XMinioStorageFull" -> {
                 return FsError.ENOSPC;
             }
+            case "PreconditionFailed" -> {
+                return FsError.ESTALE; // an If-Match GET: the object is no longer the version read
+            }
             default -> {
                 // HEAD responses have no body, so no code: go by the status.
             }
@@ -118,6 +121,7 @@ final class S3Errors {
         return switch (e.statusCode()) {
             case 404 -> FsError.ENOENT;
             case 403 -> FsError.EACCES;
+            case 412 -> FsError.ESTALE;
             default -> null;
         };
     }

@@ -3,9 +3,11 @@ package io.strata.core.ufs.s3;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.core.ufs.UfsFile;
+import io.strata.core.ufs.UfsStatus;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -62,6 +64,11 @@ final class S3UfsFile implements UfsFile {
     public void force() throws IOException {
         checkOpen();
         object.force();
+    }
+
+    @Override
+    public Optional<UfsStatus> refresh() throws IOException {
+        return object.refresh();
     }
 
     @Override

@@ -445,6 +445,25 @@ public final class S3UnderFileSystem implements UnderFileSystem {
         }
     }
 
+    /**
+     * No HEAD: the object is read as recorded, every GET conditional on {@code version} (its ETag),
+     * so a replaced object fails a read with ESTALE instead of mixing versions. A key open already
+     * is shared as {@link #open} shares it (that one's version is the newer knowledge).
+     */
+    @Override
+    public UfsFile openRecorded(String path, String version, long size) throws IOException {
+        if (path.isEmpty()) {
+            throw new FsException(FsError.EISDIR, "open '': the volume root");
+        }
+        String key = location.key(path);
+        synchronized (openObjects) {
+            OpenObject open = openObjects.computeIfAbsent(key,
+                    k -> OpenObject.existing(this, path, k, requireNonNull(version, "version is null"), size));
+            open.handles++;
+            return new S3UfsFile(this, open, false);
+        }
+    }
+
     /** No request yet: the object is written at the first full part, or at flush/close. */
     @Override
     public UfsFile create(String path) throws IOException {
@@ -583,6 +602,11 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     }
 
     // ---- statuses ----------------------------------------------------------------------------
+
+    /** What a HEAD of the object at {@code path} says about it. */
+    static UfsStatus fileStatus(String path, HeadObjectResponse head) {
+        return fileStatus(nameOf(path), head.contentLength(), head.lastModified(), head.eTag());
+    }
 
     private static UfsStatus fileStatus(String name, Long size, Instant lastModified, String etag) {
         long mtimeNs = lastModified == null ? 0 : TimeUnit.SECONDS.toNanos(lastModified.getEpochSecond())

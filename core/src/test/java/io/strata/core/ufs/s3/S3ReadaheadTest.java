@@ -3,9 +3,12 @@ package io.strata.core.ufs.s3;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.strata.core.conf.Options;
+import io.strata.core.fs.FsError;
+import io.strata.core.fs.FsException;
 import io.strata.core.readahead.ReadaheadConfig;
 import io.strata.core.readahead.ReadaheadStats;
 import io.strata.core.ufs.UfsFile;
+import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.s3.FaultProxy.Fault;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -34,6 +37,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static io.strata.core.ufs.s3.S3UnderFileSystemSemanticsTest.randomBytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -52,6 +56,7 @@ class S3ReadaheadTest {
     private final S3TestServer server = S3TestServer.shared();
     private FaultProxy proxy;
     private final AtomicInteger gets = new AtomicInteger();
+    private final AtomicInteger heads = new AtomicInteger();
     private URI volume;
     private S3UnderFileSystem ufs;
     private ExecutorService pool;
@@ -90,6 +95,9 @@ class S3ReadaheadTest {
         proxy.policy((method, target, n) -> {
             if (method.equals("GET") && !target.contains("list-type")) {
                 gets.incrementAndGet();
+            }
+            if (method.equals("HEAD")) {
+                heads.incrementAndGet();
             }
             return Fault.PASS;
         });
@@ -192,6 +200,38 @@ class S3ReadaheadTest {
             }
             assertTrue(proxy.faults() > 10, "faults injected: " + proxy.faults());
             assertTrue(succeeded.get() >= 140, succeeded + " reads succeeded, " + failed + " failed");
+        }
+    }
+
+    @Test
+    void openingFromTheRecordAsksNothingAndReadsTheRecordedVersion() throws IOException {
+        byte[] data = randomBytes(3 * MIB, 8);
+        server.put(volume, "r", data);
+        UfsStatus recorded = ufs.status("r").orElseThrow();
+        heads.set(0);
+        gets.set(0);
+        try (UfsFile file = ufs.openRecorded("r", recorded.version(), recorded.size())) {
+            assertEquals(0, heads.get() + gets.get(), "no request at open");
+            assertArrayEquals(data, read(file, 0, data.length));
+            assertEquals(recorded.version(), file.version());
+        }
+        assertEquals(0, heads.get(), "reads are conditional GETs, no HEAD");
+    }
+
+    @Test
+    void aReplacedObjectOpenedFromTheRecordFailsWithEstaleUntilRefreshed() throws IOException {
+        byte[] first = randomBytes(2 * MIB, 9);
+        byte[] second = randomBytes(3 * MIB, 10);
+        server.put(volume, "r", first);
+        UfsStatus recorded = ufs.status("r").orElseThrow();
+        server.put(volume, "r", second);
+        try (UfsFile file = ufs.openRecorded("r", recorded.version(), recorded.size())) {
+            FsException stale = assertThrows(FsException.class, () -> read(file, 0, MIB));
+            assertEquals(FsError.ESTALE, stale.error(), stale.getMessage());
+            UfsStatus now = file.refresh().orElseThrow();
+            assertEquals(second.length, now.size());
+            assertEquals(now.version(), file.version());
+            assertArrayEquals(second, read(file, 0, second.length));
         }
     }
 
