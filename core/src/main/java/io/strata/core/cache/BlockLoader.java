@@ -50,6 +50,7 @@ final class BlockLoader implements AutoCloseable {
     private final Cache<BlockId, Boolean> recent = Caffeine.newBuilder()
             .maximumSize(RECENT)
             .expireAfterWrite(RECENT_FOR)
+            .executor(Runnable::run)
             .build();
 
     BlockLoader(PageReader reader, PageStore store, int pageSize, long blockSize, CacheMetrics metrics) {

@@ -43,7 +43,10 @@ public final class PageCache implements Closeable {
     /** Null when random_read_load_block is 0. */
     private final BlockLoader loader;
     /** Where each file's last short read ended: a read that starts elsewhere is a random one. */
-    private final Cache<String, Long> lastReadEnds = Caffeine.newBuilder().maximumSize(4096).build();
+    private final Cache<String, Long> lastReadEnds = Caffeine.newBuilder()
+            .maximumSize(4096)
+            .executor(Runnable::run) // no thread woken per read
+            .build();
 
     /**
      * @param fills where fills (and promotions) run

@@ -105,15 +105,18 @@ public final class SqlMetaStore implements MetaStore {
 
     @Override
     public Inode getInode(long ino) throws IOException {
-        return read(rows -> rows.requireInode(ino));
+        return readStatement(rows -> rows.requireInode(ino));
     }
 
     @Override
     public Optional<Dentry> lookup(long parent, String name) throws IOException {
         requireNonNull(name, "name is null");
-        return read(rows -> {
-            rows.requireDirectory(parent);
-            return rows.dentry(parent, name);
+        return readStatement(rows -> {
+            Optional<Dentry> found = rows.dentry(parent, name);
+            if (found.isEmpty()) {
+                rows.requireDirectory(parent); // ENOENT or ENOTDIR for the parent itself
+            }
+            return found;
         });
     }
 
@@ -200,9 +203,12 @@ public final class SqlMetaStore implements MetaStore {
     @Override
     public Optional<byte[]> getXattr(long ino, String name) throws IOException {
         requireNonNull(name, "name is null");
-        return read(rows -> {
-            rows.requireInode(ino);
-            return rows.xattr(ino, name);
+        return readStatement(rows -> {
+            Optional<byte[]> value = rows.xattr(ino, name);
+            if (value.isEmpty()) {
+                rows.requireInode(ino);
+            }
+            return value;
         });
     }
 
@@ -230,10 +236,7 @@ public final class SqlMetaStore implements MetaStore {
 
     @Override
     public List<String> listXattrs(long ino) throws IOException {
-        return read(rows -> {
-            rows.requireInode(ino);
-            return rows.xattrNames(ino);
-        });
+        return readStatement(rows -> rows.xattrNamesOf(ino));
     }
 
     @Override
@@ -353,6 +356,25 @@ public final class SqlMetaStore implements MetaStore {
 
     private <T> T read(Work<T> work) throws IOException {
         return transaction(false, work);
+    }
+
+    /**
+     * A read whose answer is one statement's, or a first statement's that a second only explains
+     * (which error a miss is): on the autocommit connection each statement reads a consistent
+     * snapshot, and BEGIN and COMMIT would double its round trips.
+     */
+    private <T> T readStatement(Work<T> work) throws IOException {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new IOException("metastore " + dialect.describe() + " is closed");
+            }
+            return work.run(rows);
+        } catch (SQLException e) {
+            throw new IOException("metastore " + dialect.describe() + " failed: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     private <T> T write(Work<T> work) throws IOException {
