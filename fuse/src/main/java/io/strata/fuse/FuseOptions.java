@@ -35,6 +35,14 @@ public final class FuseOptions implements OptionGroup {
                     + " sharing one (fuse=kernel).")
             .build();
 
+    public static final Option<Boolean> XATTR = Option.builder("xattr", OptionType.BOOLEAN)
+            .defaultValue(true)
+            .doc("Extended attributes through the mount (fuse=kernel). false answers ENOSYS, after which the"
+                    + " kernel sends no more xattr requests: `ls -l` then costs no two requests per file (its"
+                    + " SELinux label and ACL), as with JuiceFS, which has xattrs off unless --enable-xattr; but"
+                    + " user.* attributes and user.strata.cached (strata warmup --check) are gone too.")
+            .build();
+
     public static final Option<Boolean> WRITEBACK_CACHE = Option.builder("writeback_cache", OptionType.BOOLEAN)
             .defaultValue(false)
             .doc("Let the kernel buffer writes in its page cache and send them later in large requests"
@@ -115,6 +123,6 @@ public final class FuseOptions implements OptionGroup {
     @Override
     public List<Option<?>> options() {
         return List.of(TRANSPORT, THREADS, CLONE_FD, ATTR_TIMEOUT, ENTRY_TIMEOUT, NEGATIVE_TIMEOUT, KERNEL_CACHE,
-                AUTO_CACHE, DIRECT_IO, WRITEBACK_CACHE, ALLOW_OTHER, MAX_READ, MAX_WRITE, UID, GID, UMASK);
+                AUTO_CACHE, DIRECT_IO, WRITEBACK_CACHE, XATTR, ALLOW_OTHER, MAX_READ, MAX_WRITE, UID, GID, UMASK);
     }
 }

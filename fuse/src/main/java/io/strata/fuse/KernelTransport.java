@@ -56,7 +56,7 @@ final class KernelTransport implements FuseSession {
                 options.get(io.strata.client.VolumeOptions.READ_ONLY), requestSize(options.get(FuseOptions.MAX_READ)),
                 requestSize(options.get(FuseOptions.MAX_WRITE)), options.get(FuseOptions.UID),
                 options.get(FuseOptions.GID), options.get(FuseOptions.UMASK), options.get(FuseOptions.THREADS),
-                options.get(FuseOptions.CLONE_FD));
+                options.get(FuseOptions.CLONE_FD), options.get(FuseOptions.XATTR));
     }
 
     private static int requestSize(DataSize size) {

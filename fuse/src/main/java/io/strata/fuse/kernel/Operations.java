@@ -58,6 +58,7 @@ final class Operations {
     private final Notifier notifier;
     private final DirectoryHandles directories;
     private final int openFlags;
+    private final boolean xattrs;
 
     Operations(StrataFileSystem fs, KernelSettings settings, LookupCounts lookups, Notifier notifier) {
         this.fs = requireNonNull(fs, "fs is null");
@@ -66,6 +67,7 @@ final class Operations {
         this.lookups = requireNonNull(lookups, "lookups is null");
         this.notifier = requireNonNull(notifier, "notifier is null");
         this.directories = new DirectoryHandles(fs);
+        this.xattrs = settings.xattrs();
         this.openFlags = (settings.directIo() ? FOPEN_DIRECT_IO : 0) | (settings.keepCache() ? FOPEN_KEEP_CACHE : 0);
     }
 
@@ -135,12 +137,12 @@ final class Operations {
                 fs.access(request.nodeId(), request.u32(), caller(request));
                 out.ok(request);
             }
-            case Opcode.SETXATTR -> setxattr(request, out);
-            case Opcode.GETXATTR -> getxattr(request, out);
-            case Opcode.LISTXATTR -> listxattr(request, out);
-            case Opcode.REMOVEXATTR -> {
-                fs.removexattr(request.nodeId(), request.name());
-                out.ok(request);
+            case Opcode.SETXATTR, Opcode.GETXATTR, Opcode.LISTXATTR, Opcode.REMOVEXATTR -> {
+                if (!xattrs) {
+                    out.error(request, FsError.ENOSYS.errno()); // the kernel remembers: asked once per mount
+                    return;
+                }
+                xattr(request, out);
             }
             case Opcode.FALLOCATE -> fallocate(request, out);
             case Opcode.LSEEK -> lseek(request, out);
@@ -516,6 +518,18 @@ final class Operations {
     }
 
     // ---- extended attributes ----------------------------------------------------------------
+
+    private void xattr(Request request, Replies out) throws IOException {
+        switch (request.opcode()) {
+            case Opcode.SETXATTR -> setxattr(request, out);
+            case Opcode.GETXATTR -> getxattr(request, out);
+            case Opcode.LISTXATTR -> listxattr(request, out);
+            default -> {
+                fs.removexattr(request.nodeId(), request.name());
+                out.ok(request);
+            }
+        }
+    }
 
     private void setxattr(Request request, Replies out) throws IOException {
         int size = request.u32();
