@@ -16,6 +16,7 @@ import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.UnderFileSystems;
 import io.strata.meta.Dentry;
+import io.strata.meta.DirectoryEntry;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
 import io.strata.meta.MetaStore;
@@ -408,12 +409,21 @@ public final class StrataFileSystem implements AutoCloseable {
             namespace.syncIfNeeded(inode, namespace.dataPath(inode));
         }
         if (dir != Inode.ROOT) {
-            return meta.readdir(dir, after, limit);
+            return dentries(meta.readdirPlus(dir, after, limit));
         }
         // One more than asked: a page that had the reserved entry taken out is still full when more follow.
-        List<Dentry> page = new ArrayList<>(meta.readdir(dir, after, limit == Integer.MAX_VALUE ? limit : limit + 1));
+        List<Dentry> page = new ArrayList<>(dentries(meta.readdirPlus(dir, after,
+                limit == Integer.MAX_VALUE ? limit : limit + 1)));
         page.removeIf(entry -> entry.name().equals(Sessions.RESERVED));
         return page.size() > limit ? page.subList(0, limit) : page;
+    }
+
+    /**
+     * The names of a page read with their inodes: the heap cache keeps those, so the stat of each
+     * entry that follows a listing (READDIRPLUS, ls -l) reads nothing more.
+     */
+    private static List<Dentry> dentries(List<DirectoryEntry> page) {
+        return page.stream().map(DirectoryEntry::dentry).toList();
     }
 
     public Inode mkdir(String path, int mode, Caller caller) throws IOException {

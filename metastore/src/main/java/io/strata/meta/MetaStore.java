@@ -1,10 +1,12 @@
 package io.strata.meta;
 
+import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.meta.dump.DumpSource;
 import io.strata.meta.dump.LoadTarget;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -50,6 +52,25 @@ public interface MetaStore extends AutoCloseable {
      * Callers page through big directories; no engine loads a whole directory for one call.
      */
     List<Dentry> readdir(long dir, String after, int limit) throws IOException;
+
+    /**
+     * {@link #readdir} with each entry's inode: one read where the engine can join them, so a
+     * listing that shows attributes costs no read per entry. An entry whose inode went away
+     * between the two reads of an engine that cannot join is left out.
+     */
+    default List<DirectoryEntry> readdirPlus(long dir, String after, int limit) throws IOException {
+        List<DirectoryEntry> entries = new ArrayList<>();
+        for (Dentry dentry : readdir(dir, after, limit)) {
+            try {
+                entries.add(new DirectoryEntry(dentry, getInode(dentry.ino())));
+            } catch (FsException e) {
+                if (e.error() != FsError.ENOENT) {
+                    throw e;
+                }
+            }
+        }
+        return entries;
+    }
 
     /**
      * Creates {@code name} in {@code parent} as a new inode (any type), with nlink 1 (2 for a

@@ -283,6 +283,37 @@ public abstract class AbstractMetaStoreTest {
         assertFsError(FsError.ENOENT, () -> store.readdir(999, null, 10));
     }
 
+    @Test
+    public void readdirPlusPagesLikeReaddirWithEachEntrysCurrentInode() throws IOException {
+        long dir = mkdir(Inode.ROOT, "d").ino();
+        for (int i = 0; i < 10; i++) {
+            file(dir, "f" + i, i * 100L);
+        }
+        mkdir(dir, "sub");
+        List<DirectoryEntry> whole = store.readdirPlus(dir, null, 100);
+        assertEquals(store.readdir(dir, null, 100), whole.stream().map(DirectoryEntry::dentry).toList());
+        for (DirectoryEntry entry : whole) {
+            assertEquals(store.getInode(entry.dentry().ino()), entry.inode());
+        }
+        List<DirectoryEntry> paged = new ArrayList<>();
+        String after = null;
+        for (List<DirectoryEntry> page; !(page = store.readdirPlus(dir, after, 3)).isEmpty(); ) {
+            assertTrue(page.size() <= 3, "page of " + page.size());
+            paged.addAll(page);
+            after = page.get(page.size() - 1).dentry().name();
+        }
+        assertEquals(whole, paged);
+    }
+
+    @Test
+    public void readdirPlusOfAnEmptyOrBadDirectory() throws IOException {
+        long empty = mkdir(Inode.ROOT, "empty").ino();
+        long file = file(Inode.ROOT, "f").ino();
+        assertEquals(List.of(), store.readdirPlus(empty, null, 10));
+        assertFsError(FsError.ENOTDIR, () -> store.readdirPlus(file, null, 10));
+        assertFsError(FsError.ENOENT, () -> store.readdirPlus(999, null, 10));
+    }
+
     // --- link
 
     @Test

@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.strata.meta.Dentry;
+import io.strata.meta.DirectoryEntry;
 import io.strata.meta.Inode;
 import io.strata.meta.MetaStore;
 import io.strata.meta.RemovedLink;
@@ -157,6 +158,17 @@ public final class CachedMetaStore implements MetaStore {
         long stamp = forgets.get();
         List<Dentry> page = store.readdir(dir, after, limit);
         page.forEach(dentry -> remember(dentry, stamp));
+        return page;
+    }
+
+    @Override
+    public List<DirectoryEntry> readdirPlus(long dir, String after, int limit) throws IOException {
+        long stamp = forgets.get();
+        List<DirectoryEntry> page = store.readdirPlus(dir, after, limit);
+        for (DirectoryEntry entry : page) {
+            remember(entry.dentry(), stamp);
+            remember(entry.inode(), stamp);
+        }
         return page;
     }
 

@@ -26,6 +26,7 @@ package io.strata.meta.sql;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.meta.Dentry;
+import io.strata.meta.DirectoryEntry;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
 import io.strata.meta.MetaStore;
@@ -128,6 +129,20 @@ public final class SqlMetaStore implements MetaStore {
         return read(rows -> {
             rows.requireDirectory(dir);
             return rows.dentries(dir, after, limit);
+        });
+    }
+
+    @Override
+    public List<DirectoryEntry> readdirPlus(long dir, String after, int limit) throws IOException {
+        if (limit <= 0) {
+            throw new IllegalArgumentException("limit must be positive: " + limit);
+        }
+        return readStatement(rows -> {
+            List<DirectoryEntry> page = rows.entriesWithInodes(dir, after, limit);
+            if (page.isEmpty()) {
+                rows.requireDirectory(dir); // ENOENT or ENOTDIR rather than an empty listing
+            }
+            return page;
         });
     }
 

@@ -3,6 +3,7 @@ package io.strata.meta.sql;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.meta.Dentry;
+import io.strata.meta.DirectoryEntry;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
 
@@ -12,10 +13,12 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -34,6 +37,10 @@ final class SqlRows implements AutoCloseable {
     private static final String INODE_COLUMNS = "ino, type, mode, uid, gid, atime_ns, mtime_ns, ctime_ns, nlink, "
             + "size, rdev, parent, name, ufs_version, synced_ns";
     private static final String DENTRY_COLUMNS = "parent, name, ino, type";
+    private static final int INODE_COLUMN_COUNT = INODE_COLUMNS.split(", ").length;
+    /** The inode columns of a join, where "parent" and "name" would be ambiguous. */
+    private static final String JOINED_INODE_COLUMNS = Arrays.stream(INODE_COLUMNS.split(", "))
+            .map(column -> "i." + column).collect(Collectors.joining(", "));
 
     private final Connection connection;
     private final SqlDialect dialect;
@@ -142,6 +149,21 @@ final class SqlRows implements AutoCloseable {
         }
         return queryList("SELECT " + DENTRY_COLUMNS + " FROM dentries WHERE parent = ? AND name > ? "
                 + "ORDER BY name LIMIT ?", SqlRows::toDentry, parent, after, limit);
+    }
+
+    /** A page of {@link #dentries} joined with the inodes: the entry's name is the last column. */
+    List<DirectoryEntry> entriesWithInodes(long parent, String after, int limit) throws SQLException {
+        String select = "SELECT " + JOINED_INODE_COLUMNS + ", d.name FROM dentries d JOIN inodes i ON i.ino = d.ino"
+                + " WHERE d.parent = ?";
+        RowMapper<DirectoryEntry> entry = rs -> {
+            Inode inode = toInode(rs);
+            return new DirectoryEntry(new Dentry(parent, rs.getString(INODE_COLUMN_COUNT + 1), inode.ino(),
+                    inode.type()), inode);
+        };
+        if (after == null) {
+            return queryList(select + " ORDER BY d.name LIMIT ?", entry, parent, limit);
+        }
+        return queryList(select + " AND d.name > ? ORDER BY d.name LIMIT ?", entry, parent, after, limit);
     }
 
     boolean hasEntries(long dir) throws SQLException {
