@@ -42,8 +42,8 @@ public final class PageCache implements Closeable {
     private final PageReader reader;
     /** Null when random_read_load_block is 0. */
     private final BlockLoader loader;
-    /** Where each file's last short read ended: a read that starts elsewhere is a random one. */
-    private final Cache<String, Long> lastReadEnds = Caffeine.newBuilder()
+    /** Where each file's recent short reads ended: a read that starts elsewhere is a random one. */
+    private final Cache<String, ReadPattern> readPatterns = Caffeine.newBuilder()
             .maximumSize(4096)
             .executor(Runnable::run) // no thread woken per read
             .build();
@@ -135,18 +135,18 @@ public final class PageCache implements Closeable {
 
     /**
      * As {@link #read(PageSource, String, String, ByteBuffer, long)}, for a file of {@code size}
-     * bytes: a random read (shorter than a page, and starting neither where the file's last read
-     * ended nor at 0) that misses also has the block around it loaded in the background
-     * ({@link BlockLoader}). Sequential streams are left to the readahead.
+     * bytes: a random read (shorter than a page, and starting neither at 0 nor within a page of
+     * where one of the file's recent reads ended, see {@link ReadPattern}) that misses also has the
+     * block around it loaded in the background ({@link BlockLoader}). Sequential streams, however
+     * many and however their requests are split, are left to the readahead.
      */
     public int read(PageSource source, String fileKey, String version, long size, ByteBuffer dst, long offset)
             throws IOException {
         if (loader == null || dst.remaining() >= pageSize) {
             return reader.read(source, fileKey, version, dst, offset);
         }
-        Long lastEnd = lastReadEnds.asMap().put(fileKey, offset + dst.remaining());
-        boolean random = lastEnd == null ? offset != 0 : offset != lastEnd;
-        if (!random) {
+        ReadPattern pattern = readPatterns.get(fileKey, key -> new ReadPattern(pageSize));
+        if (!pattern.randomRead(offset, offset + dst.remaining())) {
             return reader.read(source, fileKey, version, dst, offset);
         }
         return reader.read(source, fileKey, version, dst, offset, missed -> loader.missed(source, missed, size));
