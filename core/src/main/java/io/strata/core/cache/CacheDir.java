@@ -144,10 +144,11 @@ final class CacheDir {
         }
     }
 
-    int hits(PageId id) {
+    /** Bytes read from the page since it was stored here: how hot it is. */
+    long bytesRead(PageId id) {
         synchronized (lock) {
             Entry e = index.get(id);
-            return e == null ? 0 : e.hits;
+            return e == null ? 0 : e.bytesRead;
         }
     }
 
@@ -160,7 +161,7 @@ final class CacheDir {
             if (e == null) {
                 return -1;
             }
-            e.hits++;
+            e.bytesRead += Math.max(0, Math.min(dst.remaining(), e.dataLength - pageOffset));
         }
         int start = dst.position();
         String problem;
@@ -696,7 +697,7 @@ final class CacheDir {
         final int dataLength;
         /** The file's header once a read has checked it: later reads skip reading and parsing it. */
         volatile PageFile.Header header;
-        int hits;
+        long bytesRead;
 
         Entry(PageId id, Path path, int headerLength, int dataLength) {
             this.id = id;

@@ -77,11 +77,12 @@ public final class DiskPageStore implements PageStore {
     }
 
     /** How often the page was hit since it was stored or restored; 0 when absent. */
-    int hits(PageId id) {
+    /** Bytes read from the page since it was stored (0 if it is not here). */
+    long bytesRead(PageId id) {
         for (CacheDir dir : dirs) {
-            int hits = dir.hits(id);
-            if (hits > 0) {
-                return hits;
+            long bytes = dir.bytesRead(id);
+            if (bytes > 0) {
+                return bytes;
             }
         }
         return 0;

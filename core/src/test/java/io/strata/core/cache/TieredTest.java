@@ -73,20 +73,35 @@ class TieredTest {
     }
 
     @Test
-    void aDiskPageHitTwiceIsPromotedAndThenServedFromMemory() {
+    void aDiskPageReadInFullTwiceIsPromotedAndThenServedFromMemory() {
         for (int i = 0; i < 3; i++) {
             store.put(id("f", i), page(id("f", i)));
         }
         PageId cold = id("f", 0);
         assertEquals(-1, memory.length(cold));
-        read(store, cold, 0, 100);
-        assertEquals(-1, memory.length(cold), "one hit is not hot");
-        read(store, cold, 100, 100);
-        assertEquals(PAGE, memory.length(cold), "promoted after the second hit");
+        read(store, cold, 0, PAGE);
+        assertEquals(-1, memory.length(cold), "one read is not hot");
+        read(store, cold, 0, PAGE);
+        assertEquals(PAGE, memory.length(cold), "promoted after the second full read");
         assertEquals(1, count("strata.cache.promotions", "memory"));
         double diskHits = count("strata.cache.hits", "disk");
         assertArrayEquals(content(cold, PAGE), read(store, cold, 0, PAGE));
         assertEquals(diskHits, count("strata.cache.hits", "disk"), "served from memory");
         assertTrue(disk.length(cold) > 0, "still on disk too");
+    }
+
+    @Test
+    void smallReadsPromoteAPageOnlyOnceTheyAddUpToTwiceItsSize() {
+        for (int i = 0; i < 3; i++) { // the memory tier holds two: page 0 is on disk only
+            store.put(id("f", i), page(id("f", i)));
+        }
+        PageId page = id("f", 0);
+        int small = PAGE / 8;
+        for (int i = 0; i < 15; i++) {
+            read(store, page, (i % 8) * small, small);
+            assertEquals(-1, memory.length(page), "after " + (i + 1) + " reads of an eighth of the page");
+        }
+        read(store, page, 0, small);
+        assertEquals(PAGE, memory.length(page), "promoted once two pages' worth was read");
     }
 }
