@@ -130,25 +130,30 @@ public final class StrataFileSystem implements AutoCloseable {
      * source is refused, so two directories never share one namespace by accident.
      */
     public static StrataFileSystem open(URI source, Options options) throws IOException {
-        UnderFileSystem ufs = UnderFileSystems.open(source, options);
-        // The UFS's own URI is normalized (no trailing slash), so one source has one default metastore.
+        // Opening the under storage (over S3: building the client, then a first request that checks
+        // the bucket, ~0.7 s of a fresh JVM's mount) and opening the metastore and the page cache
+        // are independent: overlapped, a mount waits for the slowest of them, not for their sum.
+        UfsOpening opening = UfsOpening.start(source, options);
+        // Normalized as the storage's own URI is (no trailing slash): one source, one default metastore.
+        URI uri = UnderFileSystems.toUri(source.toString());
         String metaUrl = Optional.ofNullable(options.get(VolumeOptions.META))
-                .orElseGet(() -> Volumes.defaultMetaUrl(Path.of(options.get(VolumeOptions.STATE_DIR)), ufs.uri()));
-        MetaStore meta;
+                .orElseGet(() -> Volumes.defaultMetaUrl(Path.of(options.get(VolumeOptions.STATE_DIR)), uri));
+        MetaStore meta = null;
+        DataCache dataCache = null;
+        MeterRegistry meters = new SimpleMeterRegistry();
+        UnderFileSystem ufs;
         try {
             meta = MetaStores.open(metaUrl);
-        } catch (IOException | RuntimeException e) {
-            ufs.close();
-            throw e;
-        }
-        MeterRegistry meters = new SimpleMeterRegistry();
-        DataCache dataCache;
-        try {
-            bind(meta, ufs.uri(), MetaStores.redact(metaUrl));
+            bind(meta, uri, MetaStores.redact(metaUrl));
+            dataCache = openDataCache(meta, options, uri, meters);
+            ufs = opening.await();
+            if (!ufs.uri().equals(uri)) {
+                ufs.close();
+                throw new IllegalStateException("the under storage opened as " + ufs.uri() + ", not " + uri);
+            }
             ufs.bindMetrics(meters);
-            dataCache = openDataCache(meta, options, ufs.uri(), meters);
         } catch (IOException | RuntimeException e) {
-            try (ufs; meta) {
+            try (UfsOpening closing = opening; MetaStore m = meta; DataCache d = dataCache) {
                 throw e;
             }
         }

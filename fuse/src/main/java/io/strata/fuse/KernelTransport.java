@@ -43,6 +43,16 @@ final class KernelTransport implements FuseSession {
         }
     }
 
+    /**
+     * Binds libc (jnr-ffi generates its glue classes, ~0.13 s of a fresh JVM) on a thread of its
+     * own, so a mount that calls this first overlaps it with opening the volume.
+     */
+    public static void prepare() {
+        Thread thread = new Thread(KernelSession::prepare, "strata-fuse-prepare");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
     static KernelSettings settings(URI source, Options options) {
         KernelCacheMode cache = KernelCacheMode.from(options);
         // Shown as the mount's source in mountinfo and df; commas would split the mount options.

@@ -54,6 +54,9 @@ public final class StrataMount implements AutoCloseable {
             throw new MountException(e.getMessage());
         }
         checkMountPoint(mountPoint);
+        if (!transport.equals(FuseOptions.JNR)) {
+            KernelTransport.prepare(); // while the volume opens
+        }
         StrataFileSystem fs = StrataFileSystem.open(request.source(), request.options());
         try {
             FuseSession session = transport.equals(FuseOptions.JNR)

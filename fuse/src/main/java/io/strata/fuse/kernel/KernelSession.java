@@ -53,6 +53,11 @@ public final class KernelSession implements AutoCloseable {
         this.init = new Init(settings);
     }
 
+    /** Binds libc now, so that the mount that follows does not wait for it. */
+    public static void prepare() {
+        LibC.get();
+    }
+
     /** Mounts {@code fs} at {@code mountPoint} and starts the workers; the kernel then sends INIT. */
     public static KernelSession mount(Path mountPoint, StrataFileSystem fs, KernelSettings settings)
             throws IOException {

@@ -11,15 +11,18 @@ import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.retries.StandardRetryStrategy;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.services.s3.DelegatingS3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Builds the one {@link S3AsyncClient} of a volume from its {@link S3Options}.
@@ -37,8 +40,14 @@ final class S3Clients {
 
     static S3AsyncClient create(Options options) {
         Duration requestTimeout = options.get(S3Options.REQUEST_TIMEOUT);
+        // Our own event loops, so that closing the client stops them at once: the SDK shuts the
+        // loops it makes with Netty's graceful quiet period, which held every unmount for 2 s.
+        SdkEventLoopGroup loops = SdkEventLoopGroup.builder()
+                .numberOfThreads(2 * Runtime.getRuntime().availableProcessors())
+                .build();
         S3AsyncClientBuilder builder = S3AsyncClient.builder()
                 .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+                        .eventLoopGroup(loops)
                         .maxConcurrency(options.get(S3Options.MAX_CONNECTIONS))
                         .connectionTimeout(options.get(S3Options.CONNECT_TIMEOUT))
                         .readTimeout(options.get(S3Options.SOCKET_TIMEOUT))
@@ -62,7 +71,35 @@ final class S3Clients {
             builder.requestChecksumCalculation(RequestChecksumCalculation.WHEN_SUPPORTED)
                     .responseChecksumValidation(ResponseChecksumValidation.WHEN_SUPPORTED);
         }
-        return builder.build();
+        try {
+            return new LoopsOwningClient(builder.build(), loops);
+        } catch (RuntimeException | Error e) {
+            loops.eventLoopGroup().shutdownGracefully(0, LOOPS_CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    private static final long LOOPS_CLOSE_TIMEOUT_SECONDS = 5;
+
+    /** The client, closing the event loops it runs on after itself, without a quiet period. */
+    private static final class LoopsOwningClient extends DelegatingS3AsyncClient {
+        private final SdkEventLoopGroup loops;
+
+        LoopsOwningClient(S3AsyncClient client, SdkEventLoopGroup loops) {
+            super(client);
+            this.loops = loops;
+        }
+
+        @Override
+        public void close() {
+            try {
+                super.close();
+            } finally {
+                // In-flight requests were failed by the client's close; nothing is left to drain.
+                loops.eventLoopGroup().shutdownGracefully(0, LOOPS_CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                        .awaitUninterruptibly();
+            }
+        }
     }
 
     static StandardRetryStrategy retryStrategy(Options options) {
