@@ -105,6 +105,7 @@ final class OpenFile {
      */
     int read(ByteBuffer dst, long offset, VersionChange onChange) throws IOException {
         int seen = generation;
+        int position = dst.position();
         int limit = dst.limit();
         try {
             int n = read(dst, offset);
@@ -120,7 +121,7 @@ final class OpenFile {
             if (now.isPresent()) {
                 onChange.changed(ino, now.get());
             }
-            dst.limit(limit);
+            dst.limit(limit).position(position); // pages copied before the failure are read again
             return read(dst, offset);
         }
     }
