@@ -38,7 +38,7 @@ import static java.util.Objects.requireNonNull;
  * The under storage over an S3 bucket prefix: the volume path {@code a/b} is the object
  * {@code prefix/a/b}. See the package documentation for the mapping and the write modes.
  *
- * <p>One {@link S3AsyncClient} per volume (Netty, SDK retries); calls block the calling thread on
+ * <p>One {@link S3AsyncClient} per volume ({@link S3Clients}: Netty, GETs on the CRT by default; SDK retries); calls block the calling thread on
  * the SDK's futures, several requests in flight where one operation needs several. Reads of
  * opened objects go through the volume's {@link Readahead} engine (ranged GETs, readahead of
  * sequential streams, one buffer budget). Keeps the

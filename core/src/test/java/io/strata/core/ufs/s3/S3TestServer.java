@@ -57,6 +57,8 @@ public final class S3TestServer {
     public static final String REGION_ENV = "STRATA_TEST_S3_REGION";
     public static final String PATH_STYLE_ENV = "STRATA_TEST_S3_PATH_STYLE";
     public static final String CHECKSUM_ENV = "STRATA_TEST_S3_CHECKSUM";
+    /** netty or crt: the S3 client every S3 test runs on (default the product's). */
+    public static final String CLIENT_ENV = "STRATA_TEST_S3_CLIENT";
 
     private static final String ACCESS_KEY = "strata-test-access";
     private static final String SECRET_KEY = "strata-test-secret-do-not-print";
@@ -202,6 +204,7 @@ public final class S3TestServer {
         text.put("s3.region", region);
         text.put("s3.path_style_access", Boolean.toString(pathStyle));
         text.put("s3.checksum", checksum);
+        Optional.ofNullable(System.getenv(CLIENT_ENV)).ifPresent(client -> text.put("s3.client", client));
         if (isLocalProxy()) {
             text.put("s3a.accessKeyId", ACCESS_KEY);
             text.put("s3a.secretKey", SECRET_KEY);
