@@ -70,6 +70,8 @@ public final class CacheMetrics {
         final Counter bytesRead;
         final Counter fills;
         final Counter fillsDropped;
+        /** Fills a reader did itself because the fill pool was behind. */
+        final Counter inlineFills;
         final Counter evictions;
         final Counter promotions;
         final Counter checksumFailures;
@@ -87,6 +89,7 @@ public final class CacheMetrics {
             bytesRead = counter(registry, "strata.cache.bytes.read", tier);
             fills = counter(registry, "strata.cache.fills", tier);
             fillsDropped = counter(registry, "strata.cache.fills.dropped", tier);
+            inlineFills = counter(registry, "strata.cache.fills.inline", tier);
             blocksLoaded = counter(registry, "strata.cache.blocks.loaded", tier);
             loadsDropped = counter(registry, "strata.cache.loads.dropped", tier);
             evictions = counter(registry, "strata.cache.evictions", tier);

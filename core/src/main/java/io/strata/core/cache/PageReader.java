@@ -22,8 +22,9 @@ import static java.util.Objects.requireNonNull;
  * once without waiting. Until the fill is done the page stays in the in-flight table, so a read
  * of the same page in the meantime (another thread, or the next kernel request of a sequential
  * read) copies from the fetched bytes rather than fetching again; concurrent misses on one page
- * likewise join the one fetch. When the fill pool's queue is full the fill is dropped (counted),
- * never waited for: readers do not block on the cache.
+ * likewise join the one fetch. When the fill pool's queue is full the reader stores its page
+ * itself (counted), so a cold read is cached whole however far the fills fell behind; pages
+ * offered in the background (written data) are dropped instead (counted).
  */
 final class PageReader {
     private final PageStore store;
@@ -106,8 +107,9 @@ final class PageReader {
                     throw e;
                 }
                 mine.complete(page);
-                fill(id, page, () -> inFlight.remove(id, mine));
-                return copy(page, pageOffset, dst);
+                int n = copy(page, pageOffset, dst);
+                fillOrStore(id, page, () -> inFlight.remove(id, mine));
+                return n;
             }
             int n = store.read(id, pageOffset, dst); // the page is in the store now (or was, and is missed again)
             if (n >= 0) {
@@ -191,6 +193,32 @@ final class PageReader {
             return false;
         } finally {
             inFlight.remove(id, mine);
+        }
+    }
+
+    /**
+     * Stores a page a reader fetched: in the background, or on the reader's own thread when the
+     * fill pool is behind. Dropping it instead left a sixth of a cold sequential read uncached on 2
+     * cores (fills fall behind while the JIT compiles), so the next read fetched it again; storing it
+     * here slows the reader as much as the fill costs, as the pool's backlog drains.
+     */
+    private void fillOrStore(PageId id, ByteBuffer page, Runnable done) {
+        if (!page.hasRemaining()) {
+            done.run();
+            return;
+        }
+        Runnable store = () -> {
+            try {
+                this.store.put(id, page.duplicate());
+            } finally {
+                done.run();
+            }
+        };
+        try {
+            fills.execute(store);
+        } catch (RejectedExecutionException full) {
+            ufs.inlineFills.increment();
+            store.run();
         }
     }
 

@@ -135,15 +135,28 @@ class PageReaderTest {
     }
 
     @Test
-    void aFullFillQueueDropsTheFillAndTheReadStillSucceeds() throws IOException {
+    void aFullFillQueueHasTheReaderStoreTheFetchedPagesItself() throws IOException {
         PageReader busy = new PageReader(store, PAGE, r -> {
             throw new RejectedExecutionException("full");
         }, metrics);
         ByteBuffer dst = ByteBuffer.allocate(2 * PAGE);
         assertEquals(2 * PAGE, busy.read(source, "f", "v1", dst, 0));
         assertArrayEquals(expected(0, 2 * PAGE), dst.array());
-        assertEquals(2, count("strata.cache.fills.dropped", "all"));
+        assertEquals(2, count("strata.cache.fills.inline", "ufs"));
+        assertEquals(0, count("strata.cache.fills.dropped", "all"));
         assertEquals(0, busy.inFlight());
+        assertEquals(2, store.pageCount());
+    }
+
+    @Test
+    void aFullFillQueueDropsAPageOfferedInTheBackground() {
+        PageReader busy = new PageReader(store, PAGE, r -> {
+            throw new RejectedExecutionException("full");
+        }, metrics);
+        boolean[] done = {false};
+        busy.fill(new PageId("f", "v1", 0, PAGE), ByteBuffer.wrap(expected(0, PAGE)), () -> done[0] = true);
+        assertTrue(done[0]);
+        assertEquals(1, count("strata.cache.fills.dropped", "all"));
         assertEquals(0, store.pageCount());
     }
 
