@@ -213,13 +213,15 @@ public final class MemoryPageStore implements PageStore {
 
     @Override
     public int length(PageId id) {
-        lock.lock();
-        try {
-            Slot slot = index.get(id);
-            return slot == null ? -1 : slot.accounted;
-        } finally {
-            lock.unlock();
+        // No lock: every miss asks, and the store lock is held while a put allocates a 64 MiB slab.
+        // The length is read before the owner, both volatile, so a slot given to another page
+        // meanwhile answers -1 rather than the other page's length.
+        Slot slot = index.get(id);
+        if (slot == null) {
+            return -1;
         }
+        int accounted = slot.accounted;
+        return id.equals(slot.owner) ? accounted : -1;
     }
 
     @Override
@@ -297,8 +299,8 @@ public final class MemoryPageStore implements PageStore {
         final StampedLock lock = new StampedLock();
         /** The page this slot is reserved for; written under the store lock. */
         volatile PageId owner;
-        /** The length of the page the slot is reserved for, as accounted; under the store lock. */
-        int accounted;
+        /** The length of the page the slot is reserved for, as accounted; written under the store lock. */
+        volatile int accounted;
         /** The page whose bytes the slot holds in full, and their length; under the slot's write lock. */
         volatile PageId content;
         volatile int length;
