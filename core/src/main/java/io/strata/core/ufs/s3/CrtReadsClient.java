@@ -1,5 +1,7 @@
 package io.strata.core.ufs.s3;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.core.async.SdkPublisher;
 import software.amazon.awssdk.services.s3.DelegatingS3AsyncClient;
@@ -13,7 +15,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -24,15 +28,34 @@ import static java.util.Objects.requireNonNull;
  * watches bodies, not the wait for a response head). So a GET whose response head has not arrived
  * within {@code firstByteTimeout} is abandoned (cancelled, its later callbacks ignored) and sent
  * again through Netty, whose timeouts and retries then apply, as they do to every other request.
+ *
+ * <p>The CRT client is built on a thread of its own (loading its native library takes ~0.1 s,
+ * which a mount need not wait for); until it is ready, or if it cannot be built on this machine,
+ * GETs go through Netty.
  */
 final class CrtReadsClient extends DelegatingS3AsyncClient {
-    private final S3AsyncClient reads;
+    private static final Logger log = LoggerFactory.getLogger(CrtReadsClient.class);
+
+    private final CompletableFuture<S3AsyncClient> reads;
     private final long firstByteTimeoutNanos;
     private final ScheduledThreadPoolExecutor watchdogs;
+    private final AtomicLong crtGets = new AtomicLong();
 
-    CrtReadsClient(S3AsyncClient control, S3AsyncClient reads, Duration firstByteTimeout) {
+    /** @param reads builds the CRT client; it runs on a thread of its own */
+    CrtReadsClient(S3AsyncClient control, Supplier<S3AsyncClient> reads, Duration firstByteTimeout) {
         super(control);
-        this.reads = requireNonNull(reads, "reads is null");
+        requireNonNull(reads, "reads is null");
+        this.reads = new CompletableFuture<>();
+        Thread builder = new Thread(() -> {
+            try {
+                this.reads.complete(reads.get());
+            } catch (RuntimeException | Error e) {
+                log.warn("the CRT S3 client is unavailable, object reads go through Netty: {}", e.toString());
+                this.reads.completeExceptionally(e);
+            }
+        }, "strata-s3-crt-start");
+        builder.setDaemon(true);
+        builder.start();
         this.firstByteTimeoutNanos = firstByteTimeout.toNanos();
         this.watchdogs = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "strata-s3-first-byte");
@@ -45,9 +68,14 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
     @Override
     public <T> CompletableFuture<T> getObject(GetObjectRequest request,
                                               AsyncResponseTransformer<GetObjectResponse, T> transformer) {
+        S3AsyncClient client = readyCrtClient();
+        if (client == null) {
+            return super.getObject(request, transformer);
+        }
+        crtGets.incrementAndGet();
         GatedAttempt<T> attempt = new GatedAttempt<>(transformer);
         CompletableFuture<T> result = new CompletableFuture<>();
-        CompletableFuture<T> crt = reads.getObject(request, attempt);
+        CompletableFuture<T> crt = client.getObject(request, attempt);
         ScheduledFuture<?> watchdog = watchdogs.schedule(() -> {
             if (attempt.abandon()) {
                 crt.cancel(true);
@@ -75,6 +103,21 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         return result;
     }
 
+    /** Waits until the CRT client is built or failed to be; true if it is there. For tests. */
+    boolean awaitCrtClient() {
+        return reads.handle((built, failure) -> built != null).join();
+    }
+
+    /** GETs sent to the CRT client so far. For tests. */
+    long crtGets() {
+        return crtGets.get();
+    }
+
+    /** The CRT client if it is built; null while it is being built or when it could not be. */
+    private S3AsyncClient readyCrtClient() {
+        return reads.isDone() && !reads.isCompletedExceptionally() ? reads.join() : null;
+    }
+
     private static <T> void settle(CompletableFuture<T> result, T value, Throwable error) {
         if (error != null) {
             result.completeExceptionally(error);
@@ -87,7 +130,10 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
     public void close() {
         watchdogs.shutdownNow();
         try {
-            reads.close();
+            S3AsyncClient client = reads.handle((built, failure) -> built).join(); // waits for a build in progress
+            if (client != null) {
+                client.close();
+            }
         } finally {
             super.close();
         }

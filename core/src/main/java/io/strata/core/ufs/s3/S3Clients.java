@@ -85,12 +85,14 @@ final class S3Clients {
      * request through Netty. Measured against S3Proxy behind a fault proxy, the CRT client
      * answered a ListObjectsV2 that met three 503s with an empty listing and a CreateMultipartUpload
      * that met a 500 with no upload id: its generic requests are not safe to trust under faults,
-     * while its GETs were retried correctly (S3FaultTest runs with STRATA_TEST_S3_CLIENT=crt).
+     * while its GETs were retried correctly (S3FaultTest runs on this client, S3NettyFaultTest on
+     * Netty alone). One difference stays: a GET whose CRT retries outlast s3.socket_timeout before
+     * any response starts moves to Netty with a budget of its own, so up to twice s3.max_attempts.
      */
     private static S3AsyncClient createCrt(Options options) {
         S3AsyncClient control = createNetty(options);
         try {
-            return new CrtReadsClient(control, crtClient(options), options.get(S3Options.SOCKET_TIMEOUT));
+            return new CrtReadsClient(control, () -> crtClient(options), options.get(S3Options.SOCKET_TIMEOUT));
         } catch (RuntimeException | Error e) {
             control.close();
             throw e;
