@@ -87,6 +87,8 @@ public final class StrataFileSystem implements AutoCloseable {
     private static final int O_TRUNC = 01000;
     /** Extended attributes that hold POSIX ACLs. */
     private static final String POSIX_ACL_PREFIX = "system.posix_acl_";
+    /** Extended attributes that hold security labels and file capabilities. */
+    private static final String SECURITY_PREFIX = "security.";
     /** The names libfuse2 gives files it hides when they are unlinked while open. */
     private static final String LIBFUSE_HIDDEN_PREFIX = ".fuse_hidden";
 
@@ -848,11 +850,14 @@ public final class StrataFileSystem implements AutoCloseable {
         return getxattr(namespace.resolve(path).inode().ino(), name);
     }
 
-    /** An extended attribute's value, or empty; {@link #CACHED_XATTR} is computed. */
+    /**
+     * An extended attribute's value, or empty; {@link #CACHED_XATTR} is computed. POSIX ACLs and
+     * the {@code security.} namespace are not supported (ENOTSUP).
+     */
     public Optional<byte[]> getxattr(long ino, String name) throws IOException {
-        if (name.startsWith(POSIX_ACL_PREFIX)) {
+        if (isUnsupportedXattr(name)) {
             meta.getInode(ino); // ENOENT for a missing inode, as for any other name
-            return Optional.empty(); // never stored: setxattr refuses them
+            throw unsupportedXattr(name);
         }
         if (name.equals(CACHED_XATTR)) {
             return Optional.of(cachedReport(meta.getInode(ino)).getBytes(StandardCharsets.US_ASCII));
@@ -881,22 +886,43 @@ public final class StrataFileSystem implements AutoCloseable {
         if (name.equals(CACHED_XATTR)) {
             throw new FsException(FsError.EPERM, name + " is computed by Strata and cannot be set");
         }
-        if (name.startsWith(POSIX_ACL_PREFIX)) {
-            // No frontend asks the kernel to enforce ACLs (FUSE_POSIX_ACL): a stored one would be
-            // silently ignored. EOPNOTSUPP makes cp -p, tar and rsync fall back to chmod.
-            throw new FsException(FsError.ENOTSUP, "POSIX ACLs are not supported: " + name);
+        if (isUnsupportedXattr(name)) {
+            throw unsupportedXattr(name);
         }
         checkWritable();
         meta.setXattr(ino, name, value, mode);
+    }
+
+    /**
+     * POSIX ACLs and security labels are names the kernel would enforce, but no frontend asks it to
+     * (FUSE_POSIX_ACL; FUSE has no way to hand back a label): a stored one would be silently
+     * ignored. ENOTSUP says so: cp -p, tar and rsync fall back to chmod, and ls -l stops asking for
+     * a file's label and ACL after the first file of the mount instead of costing two requests per
+     * file.
+     */
+    private static boolean isUnsupportedXattr(String name) {
+        return name.startsWith(POSIX_ACL_PREFIX) || name.startsWith(SECURITY_PREFIX);
+    }
+
+    private static FsException unsupportedXattr(String name) {
+        return new FsException(FsError.ENOTSUP, name.startsWith(SECURITY_PREFIX)
+                ? "security labels are not supported: " + name
+                : "POSIX ACLs are not supported: " + name);
     }
 
     public List<String> listxattr(String path) throws IOException {
         return listxattr(namespace.resolve(path).inode().ino());
     }
 
-    /** The names of an inode's extended attributes, in name order. */
+    /**
+     * The names of an inode's extended attributes, in name order; without security labels that a
+     * volume may hold from before they were refused (kept in the metastore and its dumps).
+     */
     public List<String> listxattr(long ino) throws IOException {
-        return meta.listXattrs(ino);
+        List<String> names = meta.listXattrs(ino);
+        return names.stream().anyMatch(StrataFileSystem::isUnsupportedXattr)
+                ? names.stream().filter(n -> !isUnsupportedXattr(n)).toList()
+                : names;
     }
 
     public void removexattr(String path, String name) throws IOException {
@@ -905,6 +931,9 @@ public final class StrataFileSystem implements AutoCloseable {
 
     /** Removes an extended attribute; ENODATA if it is not set. */
     public void removexattr(long ino, String name) throws IOException {
+        if (isUnsupportedXattr(name)) {
+            throw unsupportedXattr(name);
+        }
         checkWritable();
         meta.removeXattr(ino, name);
     }

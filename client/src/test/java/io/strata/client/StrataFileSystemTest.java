@@ -156,6 +156,19 @@ class StrataFileSystemTest {
     }
 
     @Test
+    void securityLabelsAndPosixAclsAreNotSupported() throws IOException {
+        write("/f", "x");
+        for (String name : List.of("security.selinux", "security.capability", "system.posix_acl_access",
+                "system.posix_acl_default")) {
+            assertErrno(() -> fs.getxattr("/f", name), FsError.ENOTSUP);
+            assertErrno(() -> fs.setxattr("/f", name, new byte[] {1}, XattrMode.UPSERT), FsError.ENOTSUP);
+            assertErrno(() -> fs.removexattr("/f", name), FsError.ENOTSUP);
+        }
+        assertErrno(() -> fs.getxattr("/missing", "security.selinux"), FsError.ENOENT);
+        assertThat(fs.listxattr("/f")).isEmpty();
+    }
+
+    @Test
     void userMistakesGetTheirOwnErrno() throws IOException {
         fs.mkdir("/d", 0755, USER);
         write("/d/f", "x");

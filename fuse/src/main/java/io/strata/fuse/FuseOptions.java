@@ -37,10 +37,11 @@ public final class FuseOptions implements OptionGroup {
 
     public static final Option<Boolean> XATTR = Option.builder("xattr", OptionType.BOOLEAN)
             .defaultValue(true)
-            .doc("Extended attributes through the mount (fuse=kernel). false answers ENOSYS, after which the"
-                    + " kernel sends no more xattr requests: `ls -l` then costs no two requests per file (its"
-                    + " SELinux label and ACL), as with JuiceFS, which has xattrs off unless --enable-xattr; but"
-                    + " user.* attributes and user.strata.cached (strata warmup --check) are gone too.")
+            .doc("Extended attributes through the mount (fuse=kernel); security labels and POSIX ACLs are"
+                    + " never supported (ENOTSUP, so `ls -l` asks for them once, not twice per file). false"
+                    + " answers ENOSYS, after which the kernel sends no more xattr requests, as with JuiceFS,"
+                    + " which has xattrs off unless --enable-xattr; user.* attributes and user.strata.cached"
+                    + " (strata warmup --check) are then gone too.")
             .build();
 
     public static final Option<Boolean> WRITEBACK_CACHE = Option.builder("writeback_cache", OptionType.BOOLEAN)

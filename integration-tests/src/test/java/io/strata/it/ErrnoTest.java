@@ -17,6 +17,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -180,6 +181,28 @@ class ErrnoTest {
         assertEquals("ENODATA", Shell.errnoOf("os.setxattr(a, 'user.none', b'v', os.XATTR_REPLACE)", file));
         assertEquals("OK", Shell.errnoOf("os.setxattr(a, 'user.k', b'v', os.XATTR_CREATE)", file));
         assertEquals("EEXIST", Shell.errnoOf("os.setxattr(a, 'user.k', b'v', os.XATTR_CREATE)", file));
+    }
+
+    @Test
+    void securityLabelsAndPosixAclsAreENOTSUP() throws IOException {
+        Path file = Files.createFile(dir.resolve("file"));
+        assertEquals("ENOTSUP", Shell.errnoOf("os.getxattr(a, 'security.selinux')", file));
+        assertEquals("ENOTSUP", Shell.errnoOf("os.setxattr(a, 'security.selinux', b'label')", file));
+        assertEquals("ENOTSUP", Shell.errnoOf("os.getxattr(a, 'system.posix_acl_access')", file));
+        assertEquals("ENOTSUP", Shell.errnoOf("os.getxattr(a, 'system.posix_acl_default')", dir));
+    }
+
+    @Test
+    void lsLongAsksForLabelsAndAclsOfTheFirstFileOnly() throws IOException {
+        for (int i = 0; i < 30; i++) {
+            Files.createFile(dir.resolve("f" + i));
+        }
+        Path trace = outside.resolve("ls.strace");
+        Shell.run(dir, "strace", "-e", "trace=getxattr,lgetxattr", "-o", trace.toString(), "ls", "-l", ".")
+                .assertOk();
+        List<String> calls = Files.readAllLines(trace).stream().filter(line -> line.contains("xattr(")).toList();
+        // ls remembers a device that answered ENOTSUP; ENODATA would cost two calls per file (60)
+        assertTrue(calls.size() <= 4, "xattr calls: " + calls);
     }
 
     @Test
