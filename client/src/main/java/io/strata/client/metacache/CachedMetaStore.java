@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import io.strata.core.fs.FsException;
 import io.strata.meta.Dentry;
 import io.strata.meta.DirectoryEntry;
 import io.strata.meta.Inode;
@@ -36,6 +37,12 @@ import static java.util.Objects.requireNonNull;
  * for its ACL and its security label) needs no engine call; values, symlink targets, listings and
  * counters pass straight through; listings warm the lookup entries.
  *
+ * <p>A directory whose names miss the cache twice within the expiry is being scanned (ls -l, a
+ * stat per file, a build tree walk): the second miss reads a page of the directory with its inodes
+ * ({@link MetaStore#readdirPlus}, one engine call) and remembers it all, as a listing does, so the
+ * names that follow are answered from the heap. A directory is read so at most once per expiry;
+ * in a directory larger than the page, names past it are looked up one by one as before.
+ *
  * <p>Concurrent calls must not leave an older value behind a newer change: a thread that read an
  * inode (or changed it) can come to remember it after another thread's change forgot it. So every
  * forget first bumps {@link #forgets}, and a value is remembered only if no forget happened since
@@ -58,8 +65,18 @@ public final class CachedMetaStore implements MetaStore {
 
     private record XattrNames(List<String> names) {}
 
+    /** Entries a directory scan reads at once: one engine call, a few dozen KiB of heap. */
+    static final int LOOKAHEAD_ENTRIES = 512;
+
     private final MetaStore store;
     private final Cache<Key, Object> cache;
+    /**
+     * Directories whose lookups missed within the expiry: {@link #MISSED} after one miss,
+     * {@link #READ} once a page of them was read. Bounded; losing one costs a lookup, no result.
+     */
+    private final Cache<Long, Boolean> scans;
+    private static final Boolean MISSED = Boolean.FALSE;
+    private static final Boolean READ = Boolean.TRUE;
     /** Forgets so far: the stamp an engine call takes before it starts (see the class comment). */
     private final AtomicLong forgets = new AtomicLong();
 
@@ -100,7 +117,15 @@ public final class CachedMetaStore implements MetaStore {
                 .ticker(requireNonNull(ticker, "ticker is null"))
                 .recordStats()
                 .build();
+        this.scans = Caffeine.newBuilder()
+                .maximumSize(SCANS_TRACKED)
+                .executor(Runnable::run)
+                .expireAfterWrite(expire)
+                .ticker(ticker)
+                .build();
     }
+
+    private static final int SCANS_TRACKED = 4096;
 
     /** The underlying engine. */
     public MetaStore store() {
@@ -148,9 +173,49 @@ public final class CachedMetaStore implements MetaStore {
             return Optional.of(dentry);
         }
         long stamp = forgets.get();
+        Object answered = scanning(parent) ? lookAhead(parent, name, stamp) : null;
+        if (answered != null) {
+            return answered instanceof Dentry dentry ? Optional.of(dentry) : Optional.empty();
+        }
         Optional<Dentry> found = store.lookup(parent, name);
         put(key, found.isPresent() ? found.get() : ABSENT, stamp);
         return found;
+    }
+
+    /** Notes a miss in {@code dir}; true when it is the second within the expiry (read the directory). */
+    private boolean scanning(long dir) {
+        Boolean[] before = new Boolean[1];
+        scans.asMap().compute(dir, (d, state) -> {
+            before[0] = state;
+            return state == null ? MISSED : READ;
+        });
+        return before[0] == MISSED;
+    }
+
+    /**
+     * Reads the first page of {@code dir} with its inodes and remembers it. Returns what it shows
+     * of {@code name}: its dentry, {@link #ABSENT} when the page is the whole directory and does not
+     * hold it, or null when the page cannot tell (a larger directory, or no directory to read).
+     */
+    private Object lookAhead(long dir, String name, long stamp) throws IOException {
+        List<DirectoryEntry> page;
+        try {
+            page = store.readdirPlus(dir, null, LOOKAHEAD_ENTRIES);
+        } catch (FsException e) {
+            return null; // not a directory, or gone: the lookup says which
+        }
+        Object answer = page.size() < LOOKAHEAD_ENTRIES ? ABSENT : null;
+        for (DirectoryEntry entry : page) {
+            remember(entry.dentry(), stamp);
+            remember(entry.inode(), stamp);
+            if (entry.dentry().name().equals(name)) {
+                answer = entry.dentry();
+            }
+        }
+        if (answer == ABSENT) {
+            put(new EntryKey(dir, name), ABSENT, stamp);
+        }
+        return answer;
     }
 
     @Override
@@ -386,6 +451,7 @@ public final class CachedMetaStore implements MetaStore {
     private void forgetAll() {
         forgets.incrementAndGet();
         cache.invalidateAll();
+        scans.invalidateAll();
     }
 
     private void forget(Key key) {

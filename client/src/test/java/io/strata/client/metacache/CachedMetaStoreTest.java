@@ -1,5 +1,8 @@
 package io.strata.client.metacache;
 
+import io.strata.core.fs.FsError;
+import io.strata.core.fs.FsException;
+import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.MetaStore;
 import io.strata.meta.NewInode;
@@ -11,9 +14,11 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Two clients over one engine: each sees its own changes at once, the other's once entries expire.
@@ -135,6 +140,65 @@ class CachedMetaStoreTest {
             assertThat(second.lookup(Inode.ROOT, "f" + i)).isPresent();
         }
         assertThat(second.cacheStats().missCount()).isEqualTo(missesBefore);
+    }
+
+    @Test
+    void aSecondMissInADirectoryReadsItSoTheNamesThatFollowAreServedFromTheHeap() throws IOException {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        for (int i = 0; i < 10; i++) {
+            first.create(dir.ino(), "f" + i, NewInode.file(0644, 0, 0, 1));
+        }
+        first.invalidateAll();
+
+        assertThat(first.lookup(dir.ino(), "f0")).isPresent();
+        assertThat(first.lookup(dir.ino(), "f1")).isPresent();
+        long misses = first.cacheStats().missCount();
+        for (int i = 2; i < 10; i++) {
+            Optional<Dentry> found = first.lookup(dir.ino(), "f" + i);
+            assertThat(found).isPresent();
+            assertThat(first.getInode(found.get().ino()).isFile()).isTrue();
+        }
+        assertThat(first.cacheStats().missCount()).isEqualTo(misses);
+    }
+
+    @Test
+    void aNameMissingFromAWholeDirectoryThatWasReadIsAbsentUntilTheNegativeExpiry() throws IOException {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        first.create(dir.ino(), "a", NewInode.file(0644, 0, 0, 1));
+        assertThat(second.lookup(dir.ino(), "a")).isPresent();
+        assertThat(second.lookup(dir.ino(), "late")).isEmpty(); // the second miss: the directory is read
+
+        first.create(dir.ino(), "late", NewInode.file(0644, 0, 0, 1));
+        assertThat(second.lookup(dir.ino(), "late")).isEmpty();
+
+        advance(NEGATIVE.plusMillis(1));
+        assertThat(second.lookup(dir.ino(), "late")).isPresent();
+    }
+
+    @Test
+    void namesPastTheFirstPageOfALargeDirectoryAreFoundOneByOne() throws IOException {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        int files = CachedMetaStore.LOOKAHEAD_ENTRIES + 10;
+        for (int i = 0; i < files; i++) {
+            first.create(dir.ino(), String.format("f%05d", i), NewInode.file(0644, 0, 0, 1));
+        }
+        first.invalidateAll();
+
+        assertThat(first.lookup(dir.ino(), "f00000")).isPresent();
+        assertThat(first.lookup(dir.ino(), String.format("f%05d", files - 1))).isPresent();
+        assertThat(first.lookup(dir.ino(), String.format("f%05d", files - 2))).isPresent();
+        assertThat(first.lookup(dir.ino(), "missing")).isEmpty();
+    }
+
+    @Test
+    void lookingUpInAFileFailsAsTheEngineDoesEvenWhenADirectoryReadIsDue() throws IOException {
+        Inode file = first.create(Inode.ROOT, "f", NewInode.file(0644, 0, 0, 1));
+        first.invalidateAll();
+
+        for (int i = 0; i < 2; i++) {
+            assertThatThrownBy(() -> first.lookup(file.ino(), "x"))
+                    .isInstanceOfSatisfying(FsException.class, e -> assertThat(e.error()).isEqualTo(FsError.ENOTDIR));
+        }
     }
 
     @Test
