@@ -1,0 +1,69 @@
+package io.strata.it;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * The class-data sharing archive {@code bin/strata} makes at the end of a foreground mount: one
+ * from a short session is kept as thin (mounts use it) and the next foreground mount makes another;
+ * one from a long enough session stays. The archives go to a temporary STRATA_CDS_DIR.
+ */
+class CdsArchiveTest {
+    @TempDir
+    Path base;
+    private Path source;
+    private Path mountPoint;
+    private Path cacheDir;
+    private final Map<String, String> environment = new HashMap<>();
+
+    @BeforeEach
+    void directories() throws IOException {
+        source = Files.createDirectories(base.resolve("source"));
+        mountPoint = Files.createDirectories(base.resolve("mnt"));
+        cacheDir = base.resolve("cds");
+        environment.put("STRATA_STATE_DIR", Files.createDirectories(base.resolve("state")).toString());
+        environment.put("STRATA_CDS_DIR", cacheDir.toString());
+    }
+
+    @AfterEach
+    void cleanUp() {
+        Launcher.cleanUp(base, environment, mountPoint);
+    }
+
+    /** A foreground mount that is unmounted as soon as it is live, as a user's quick check would be. */
+    private void mountAndUnmount() {
+        String launcher = Launcher.path().toString();
+        String script = String.format("'%1$s' mount '%2$s' '%3$s' --foreground >mount.log 2>&1 & pid=$!;"
+                + " i=0; until mountpoint -q '%3$s'; do i=$((i+1)); [ $i -lt 600 ] || exit 9; sleep 0.1; done;"
+                + " '%1$s' umount '%3$s' && wait $pid", launcher, source, mountPoint);
+        Shell.run(base, environment, Launcher.COMMAND_TIMEOUT, List.of("bash", "-c", script)).assertOk();
+    }
+
+    private List<String> archiveFiles() throws IOException {
+        try (Stream<Path> files = Files.list(cacheDir)) {
+            return files.map(p -> p.getFileName().toString().replaceAll("strata-[0-9-]+", "strata-KEY")).sorted().toList();
+        }
+    }
+
+    @Test
+    void aShortSessionLeavesAThinArchiveThatTheNextLongEnoughSessionReplaces() throws IOException {
+        mountAndUnmount();
+        assertEquals(List.of("strata-KEY.jsa", "strata-KEY.jsa.thin"), archiveFiles(), "no lock left: a later mount may make one");
+
+        environment.put("STRATA_CDS_MIN_SESSION", "0"); // every session counts as long enough
+        mountAndUnmount();
+        assertEquals(List.of("strata-KEY.jsa", "strata-KEY.jsa.lock"), archiveFiles());
+    }
+}
