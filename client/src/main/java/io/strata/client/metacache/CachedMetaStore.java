@@ -58,7 +58,22 @@ public final class CachedMetaStore implements MetaStore {
 
     private record InodeKey(long ino) implements Key {}
 
-    private record EntryKey(long parent, String name) implements Key {}
+    /**
+     * A name in a directory. The parent is mixed into the hash: the record's own hash, 31 * parent
+     * + hash(name), gives (p, "f0010") and (p + 1, "f0000") the same value, so the files of
+     * neighbouring directories with numbered names piled into the same hash bins.
+     */
+    private record EntryKey(long parent, String name) implements Key {
+        @Override
+        public int hashCode() {
+            return name.hashCode() ^ Long.hashCode(parent * 0x9E3779B97F4A7C15L);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof EntryKey other && parent == other.parent && name.equals(other.name);
+        }
+    }
 
     /** The names of an inode's extended attributes. */
     private record XattrsKey(long ino) implements Key {}
