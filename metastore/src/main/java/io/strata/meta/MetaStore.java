@@ -73,6 +73,15 @@ public interface MetaStore extends AutoCloseable {
     }
 
     /**
+     * Whether {@link #readdirPlus} costs about one read, however many entries it returns (a join,
+     * or an engine in this process), so that reading a page ahead of lookups pays off; false for
+     * the default above, which reads once per entry (a round trip each on a remote engine).
+     */
+    default boolean readdirPlusIsOneRead() {
+        return false;
+    }
+
+    /**
      * Creates {@code name} in {@code parent} as a new inode (any type), with nlink 1 (2 for a
      * directory, whose parent's nlink then grows by one), its primary link set to
      * {@code (parent, name)} and, for a directory, {@code syncedNs} set to {@code spec.timeNs()}

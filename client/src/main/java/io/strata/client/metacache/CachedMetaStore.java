@@ -41,7 +41,9 @@ import static java.util.Objects.requireNonNull;
  * stat per file, a build tree walk): the second miss reads a page of the directory with its inodes
  * ({@link MetaStore#readdirPlus}, one engine call) and remembers it all, as a listing does, so the
  * names that follow are answered from the heap. A directory is read so at most once per expiry;
- * in a directory larger than the page, names past it are looked up one by one as before.
+ * in a directory larger than the page, names past it are looked up one by one as before. Only
+ * over engines that read such a page in one call ({@link MetaStore#readdirPlusIsOneRead}): on the
+ * others it would cost a round trip per entry.
  *
  * <p>Concurrent calls must not leave an older value behind a newer change: a thread that read an
  * inode (or changed it) can come to remember it after another thread's change forgot it. So every
@@ -188,7 +190,7 @@ public final class CachedMetaStore implements MetaStore {
             return Optional.of(dentry);
         }
         long stamp = forgets.get();
-        Object answered = scanning(parent) ? lookAhead(parent, name, stamp) : null;
+        Object answered = store.readdirPlusIsOneRead() && scanning(parent) ? lookAhead(parent, name, stamp) : null;
         if (answered != null) {
             return answered instanceof Dentry dentry ? Optional.of(dentry) : Optional.empty();
         }
@@ -231,6 +233,11 @@ public final class CachedMetaStore implements MetaStore {
             put(new EntryKey(dir, name), ABSENT, stamp);
         }
         return answer;
+    }
+
+    @Override
+    public boolean readdirPlusIsOneRead() {
+        return store.readdirPlusIsOneRead();
     }
 
     @Override

@@ -13,8 +13,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -199,6 +202,35 @@ class CachedMetaStoreTest {
             assertThatThrownBy(() -> first.lookup(file.ino(), "x"))
                     .isInstanceOfSatisfying(FsException.class, e -> assertThat(e.error()).isEqualTo(FsError.ENOTDIR));
         }
+    }
+
+    @Test
+    void overAnEngineThatReadsEachEntryApartNoDirectoryIsReadAhead() throws IOException {
+        AtomicInteger listings = new AtomicInteger();
+        MetaStore perEntry = (MetaStore) Proxy.newProxyInstance(MetaStore.class.getClassLoader(),
+                new Class<?>[] {MetaStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("readdirPlusIsOneRead")) {
+                        return false;
+                    }
+                    if (method.getName().startsWith("readdir")) {
+                        listings.incrementAndGet();
+                    }
+                    try {
+                        return method.invoke(shared, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        CachedMetaStore cached = new CachedMetaStore(perEntry, 1000, EXPIRE, NEGATIVE, nanos::get);
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        for (int i = 0; i < 3; i++) {
+            first.create(dir.ino(), "f" + i, NewInode.file(0644, 0, 0, 1));
+        }
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(cached.lookup(dir.ino(), "f" + i)).isPresent();
+        }
+        assertThat(listings).hasValue(0);
     }
 
     @Test

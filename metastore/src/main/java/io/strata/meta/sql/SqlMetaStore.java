@@ -132,6 +132,12 @@ public final class SqlMetaStore implements MetaStore {
         });
     }
 
+    /** One statement: the page joined with its inodes. */
+    @Override
+    public boolean readdirPlusIsOneRead() {
+        return true;
+    }
+
     @Override
     public List<DirectoryEntry> readdirPlus(long dir, String after, int limit) throws IOException {
         if (limit <= 0) {
