@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static java.util.Objects.requireNonNull;
@@ -201,38 +202,37 @@ public final class CachedMetaStore implements MetaStore {
 
     /** Notes a miss in {@code dir}; true when it is the second within the expiry (read the directory). */
     private boolean scanning(long dir) {
-        Boolean[] before = new Boolean[1];
-        scans.asMap().compute(dir, (d, state) -> {
-            before[0] = state;
-            return state == null ? MISSED : READ;
-        });
-        return before[0] == MISSED;
+        ConcurrentMap<Long, Boolean> states = scans.asMap();
+        if (states.replace(dir, MISSED, READ)) {
+            return true;
+        }
+        states.putIfAbsent(dir, MISSED);
+        return false;
     }
 
     /**
-     * Reads the first page of {@code dir} with its inodes and remembers it. Returns what it shows
-     * of {@code name}: its dentry, {@link #ABSENT} when the page is the whole directory and does not
-     * hold it, or null when the page cannot tell (a larger directory, or no directory to read).
+     * Reads the first page of {@code dir} with its inodes, remembered as any listing is. Returns
+     * what it shows of {@code name}: its dentry, {@link #ABSENT} when the page is the whole
+     * directory and does not hold it, or null when the page cannot tell (a larger directory, or no
+     * directory to read). {@code stamp} was taken before the page was read.
      */
     private Object lookAhead(long dir, String name, long stamp) throws IOException {
         List<DirectoryEntry> page;
         try {
-            page = store.readdirPlus(dir, null, LOOKAHEAD_ENTRIES);
+            page = readdirPlus(dir, null, LOOKAHEAD_ENTRIES);
         } catch (FsException e) {
             return null; // not a directory, or gone: the lookup says which
         }
-        Object answer = page.size() < LOOKAHEAD_ENTRIES ? ABSENT : null;
         for (DirectoryEntry entry : page) {
-            remember(entry.dentry(), stamp);
-            remember(entry.inode(), stamp);
             if (entry.dentry().name().equals(name)) {
-                answer = entry.dentry();
+                return entry.dentry();
             }
         }
-        if (answer == ABSENT) {
-            put(new EntryKey(dir, name), ABSENT, stamp);
+        if (page.size() == LOOKAHEAD_ENTRIES) {
+            return null;
         }
-        return answer;
+        put(new EntryKey(dir, name), ABSENT, stamp);
+        return ABSENT;
     }
 
     @Override
