@@ -32,7 +32,8 @@ drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
 mount_volume() { # transport
     local t=$1
-    "$here/bin/strata" mount "$work/$t/src" "$work/$t/mnt" \
+    # The 3 GiB memory tier is direct memory, beyond the mount's default limit (bin/strata).
+    STRATA_JAVA_OPTS="-XX:MaxDirectMemorySize=3200m ${STRATA_JAVA_OPTS:-}" "$here/bin/strata" mount "$work/$t/src" "$work/$t/mnt" \
         -o "fuse=$t,state_dir=$work/$t/state,local_data_cache_size=4GiB,local_cache_memory_size=3GiB${STRATA_BENCH_OPTS:+,$STRATA_BENCH_OPTS}" \
         >/dev/null
 }
