@@ -3,6 +3,7 @@ package io.strata.client;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.strata.client.metacache.CachedMetaStore;
 import io.strata.client.metacache.MetadataCacheOptions;
+import io.strata.client.metrics.MeteredMetaStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.strata.core.cache.PageCache;
@@ -15,6 +16,7 @@ import io.strata.core.ufs.UfsFile;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.UnderFileSystems;
+import io.strata.core.ufs.metrics.MeteredUnderFileSystem;
 import io.strata.meta.Dentry;
 import io.strata.meta.DirectoryEntry;
 import io.strata.meta.Inode;
@@ -132,6 +134,15 @@ public final class StrataFileSystem implements AutoCloseable {
      * source is refused, so two directories never share one namespace by accident.
      */
     public static StrataFileSystem open(URI source, Options options) throws IOException {
+        return open(source, options, new SimpleMeterRegistry());
+    }
+
+    /**
+     * The same, counting in {@code meters}: the page store's, the readahead's, and every call into
+     * the metastore engine and the under storage ({@link MeteredMetaStore}, {@link MeteredUnderFileSystem}).
+     */
+    public static StrataFileSystem open(URI source, Options options, MeterRegistry meters) throws IOException {
+        requireNonNull(meters, "meters is null");
         // Opening the under storage (over S3: building the client, then a first request that checks
         // the bucket, ~0.7 s of a fresh JVM's mount) and opening the metastore and the page cache
         // are independent: overlapped, a mount waits for the slowest of them, not for their sum.
@@ -142,7 +153,6 @@ public final class StrataFileSystem implements AutoCloseable {
                 .orElseGet(() -> Volumes.defaultMetaUrl(Path.of(options.get(VolumeOptions.STATE_DIR)), uri));
         MetaStore meta = null;
         DataCache dataCache = null;
-        MeterRegistry meters = new SimpleMeterRegistry();
         UnderFileSystem ufs;
         try {
             meta = MetaStores.open(metaUrl);
@@ -153,13 +163,14 @@ public final class StrataFileSystem implements AutoCloseable {
                 ufs.close();
                 throw new IllegalStateException("the under storage opened as " + ufs.uri() + ", not " + uri);
             }
-            ufs.bindMetrics(meters);
+            ufs = new MeteredUnderFileSystem(ufs, meters);
         } catch (IOException | RuntimeException e) {
             try (UfsOpening closing = opening; MetaStore m = meta; DataCache d = dataCache) {
                 throw e;
             }
         }
-        StrataFileSystem fs = new StrataFileSystem(withHeapCache(meta, options), ufs, metaUrl,
+        MetaStore metered = new MeteredMetaStore(meta, meters);
+        StrataFileSystem fs = new StrataFileSystem(withHeapCache(metered, options), ufs, metaUrl,
                 options.get(VolumeOptions.READ_ONLY), dataCache, meters,
                 options.get(VolumeOptions.METADATA_SYNC_INTERVAL));
         if (!fs.readOnly) {
@@ -259,8 +270,8 @@ public final class StrataFileSystem implements AutoCloseable {
     }
 
     /**
-     * The volume's meters ({@code strata.cache.*}, and the under storage's: {@code strata.readahead.*}
-     * on S3), for frontends and tests.
+     * The volume's meters (docs/METRICS.md: {@code strata.cache.*}, {@code strata.meta.*},
+     * {@code strata.ufs.*}, {@code strata.readahead.*} on S3), where frontends add their own.
      */
     public MeterRegistry meters() {
         return meters;

@@ -1,6 +1,7 @@
 package io.strata.fuse;
 
 import io.strata.client.StrataFileSystem;
+import io.strata.fuse.observe.MountStats;
 import io.strata.core.conf.OptionException;
 import io.strata.core.conf.Options;
 
@@ -32,7 +33,7 @@ final class JnrSession implements FuseSession {
         thread.setDaemon(true);
     }
 
-    static JnrSession start(StrataFileSystem fs, URI source, Path mountPoint, Options options)
+    static JnrSession start(StrataFileSystem fs, URI source, Path mountPoint, Options options, MountStats stats)
             throws MountException {
         String[] arguments;
         try {
@@ -42,7 +43,7 @@ final class JnrSession implements FuseSession {
         }
         StrataFuse fuse;
         try {
-            fuse = new StrataFuse(fs);
+            fuse = new StrataFuse(fs, stats.meters());
         } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
             throw new MountException("libfuse2 is not installed (" + e.getMessage()
                     + "); install it with: apt-get install libfuse2, or mount with -o fuse=kernel", e);

@@ -1,6 +1,7 @@
 package io.strata.fuse;
 
 import io.strata.client.StrataFileSystem;
+import io.strata.fuse.observe.MountStats;
 import io.strata.core.conf.OptionException;
 import io.strata.core.conf.Options;
 import io.strata.core.conf.DataSize;
@@ -26,8 +27,8 @@ final class KernelTransport implements FuseSession {
         this.session = session;
     }
 
-    static KernelTransport start(StrataFileSystem fs, URI source, Path mountPoint, Options options)
-            throws IOException {
+    static KernelTransport start(StrataFileSystem fs, URI source, Path mountPoint, Options options,
+                                 MountStats stats) throws IOException {
         KernelSettings settings;
         try {
             settings = settings(source, options);
@@ -35,7 +36,7 @@ final class KernelTransport implements FuseSession {
             throw new MountException(e.getMessage());
         }
         try {
-            KernelSession session = KernelSession.mount(mountPoint, fs, settings);
+            KernelSession session = KernelSession.mount(mountPoint, fs, settings, stats);
             BdiReadahead.raise(mountPoint, settings.maxRead());
             return new KernelTransport(session);
         } catch (IOException e) {

@@ -5,6 +5,7 @@ import io.strata.client.FsStatistics;
 import io.strata.client.StrataFileSystem;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
+import io.strata.fuse.observe.FuseMeters;
 import io.strata.meta.Inode;
 import io.strata.meta.XattrMode;
 import com.kenai.jffi.MemoryIO;
@@ -53,11 +54,13 @@ final class StrataFuse extends FuseStubFS {
     private static final MemoryIO NATIVE = MemoryIO.getInstance();
 
     private final StrataFileSystem fs;
+    private final FuseMeters meters;
     private final LongAccumulator largestRead = new LongAccumulator(Math::max, 0);
     private final LongAccumulator largestWrite = new LongAccumulator(Math::max, 0);
 
-    StrataFuse(StrataFileSystem fs) {
+    StrataFuse(StrataFileSystem fs, FuseMeters meters) {
         this.fs = requireNonNull(fs, "fs is null");
+        this.meters = requireNonNull(meters, "meters is null");
         enableUtimeOmit();
     }
 
@@ -247,22 +250,30 @@ final class StrataFuse extends FuseStubFS {
     @Override
     public int read(String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
         largestRead.accumulate(size);
+        long start = System.nanoTime();
+        int result;
         try {
-            return fs.read(fi.fh.get(), NATIVE.newDirectByteBuffer(buf.address(), (int) size), offset);
+            result = fs.read(fi.fh.get(), NATIVE.newDirectByteBuffer(buf.address(), (int) size), offset);
+            meters.read(Math.max(result, 0));
         } catch (Exception e) {
-            return failure("read", path, e);
+            result = failure("read", path, e);
         }
+        return served("read", start, result);
     }
 
     @Override
     public int write(String path, Pointer buf, @size_t long size, @off_t long offset, FuseFileInfo fi) {
         largestWrite.accumulate(size);
+        long start = System.nanoTime();
+        int result;
         try {
             fs.write(fi.fh.get(), NATIVE.newDirectByteBuffer(buf.address(), (int) size), offset);
-            return (int) size;
+            meters.written(size);
+            result = (int) size;
         } catch (Exception e) {
-            return failure("write", path, e);
+            result = failure("write", path, e);
         }
+        return served("write", start, result);
     }
 
     @Override
@@ -303,27 +314,30 @@ final class StrataFuse extends FuseStubFS {
 
     @Override
     public int getxattr(String path, String name, Pointer value, @size_t long size) {
+        long start = System.nanoTime();
+        int result;
         try {
             Optional<byte[]> found = fs.getxattr(path, name);
-            if (found.isEmpty()) {
-                return -FsError.ENODATA.errno();
-            }
-            return copyOut(found.get(), value, size);
+            result = found.isEmpty() ? -FsError.ENODATA.errno() : copyOut(found.get(), value, size);
         } catch (Exception e) {
-            return failure("getxattr", path, e);
+            result = failure("getxattr", path, e);
         }
+        return served("getxattr", start, result);
     }
 
     @Override
     public int listxattr(String path, Pointer list, @size_t long size) {
+        long start = System.nanoTime();
+        int result;
         try {
             List<String> names = fs.listxattr(path);
             StringBuilder joined = new StringBuilder();
             names.forEach(n -> joined.append(n).append('\0'));
-            return copyOut(joined.toString().getBytes(StandardCharsets.UTF_8), list, size);
+            result = copyOut(joined.toString().getBytes(StandardCharsets.UTF_8), list, size);
         } catch (Exception e) {
-            return failure("listxattr", path, e);
+            result = failure("listxattr", path, e);
         }
+        return served("listxattr", start, result);
     }
 
     /** The xattr calls' protocol: size 0 asks for the length; a short buffer is ERANGE. */
@@ -355,13 +369,22 @@ final class StrataFuse extends FuseStubFS {
         void run() throws IOException;
     }
 
-    private static int call(String op, String path, Operation operation) {
+    private int call(String op, String path, Operation operation) {
+        long start = System.nanoTime();
+        int result;
         try {
             operation.run();
-            return 0;
+            result = 0;
         } catch (Exception e) {
-            return failure(op, path, e);
+            result = failure(op, path, e);
         }
+        return served(op, start, result);
+    }
+
+    /** Meters a callback by libfuse's name for it; returns its result (negative: an errno). */
+    private int served(String op, long start, int result) {
+        meters.served(op, result < 0 ? -result : 0, System.nanoTime() - start);
+        return result;
     }
 
     private static int failure(String op, String path, Exception e) {

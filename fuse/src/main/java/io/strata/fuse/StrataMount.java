@@ -1,6 +1,11 @@
 package io.strata.fuse;
 
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.strata.client.StrataFileSystem;
+import io.strata.client.metrics.MetricsOptions;
+import io.strata.client.metrics.MetricsServer;
+import io.strata.client.metrics.StrataMeters;
+import io.strata.fuse.observe.MountStats;
 import io.strata.core.conf.OptionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,6 +15,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.OptionalInt;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -31,12 +37,14 @@ public final class StrataMount implements AutoCloseable {
     private final Path mountPoint;
     private final StrataFileSystem fs;
     private final FuseSession session;
+    private final MetricsServer metrics;
     private boolean closed;
 
-    private StrataMount(Path mountPoint, StrataFileSystem fs, FuseSession session) {
+    private StrataMount(Path mountPoint, StrataFileSystem fs, FuseSession session, MetricsServer metrics) {
         this.mountPoint = mountPoint;
         this.fs = fs;
         this.session = session;
+        this.metrics = metrics;
     }
 
     /**
@@ -57,17 +65,22 @@ public final class StrataMount implements AutoCloseable {
         if (!transport.equals(FuseOptions.JNR)) {
             KernelTransport.prepare(); // while the volume opens
         }
-        StrataFileSystem fs = StrataFileSystem.open(request.source(), request.options());
+        PrometheusMeterRegistry registry = StrataMeters.create();
+        MountStats stats = MountStats.of(registry);
+        StrataFileSystem fs = StrataFileSystem.open(request.source(), request.options(), registry);
+        MetricsServer metrics = null;
         try {
+            metrics = MetricsServer.start(request.options(), registry).orElse(null);
             FuseSession session = transport.equals(FuseOptions.JNR)
-                    ? JnrSession.start(fs, request.source(), mountPoint, request.options())
-                    : KernelTransport.start(fs, request.source(), mountPoint, request.options());
+                    ? JnrSession.start(fs, request.source(), mountPoint, request.options(), stats)
+                    : KernelTransport.start(fs, request.source(), mountPoint, request.options(), stats);
             awaitReady(mountPoint, session.ended());
-            log.info("mounted {} at {} (metastore {}, fuse={})", request.source(), mountPoint, fs.metaUrl(),
-                    transport);
-            return new StrataMount(mountPoint, fs, session);
+            log.info("mounted {} at {} (metastore {}, fuse={}{})", request.source(), mountPoint, fs.metaUrl(),
+                    transport, metrics == null ? "" : ", metrics at http://" + request.options().get(MetricsOptions.BIND)
+                            + ":" + metrics.port() + "/metrics");
+            return new StrataMount(mountPoint, fs, session, metrics);
         } catch (IOException | RuntimeException e) {
-            try (fs) {
+            try (fs; MetricsServer m = metrics) {
                 throw e;
             }
         }
@@ -131,6 +144,11 @@ public final class StrataMount implements AutoCloseable {
         return fs.metaUrl();
     }
 
+    /** The port of the metrics endpoint, if metrics_port asked for one. */
+    public OptionalInt metricsPort() {
+        return metrics == null ? OptionalInt.empty() : OptionalInt.of(metrics.port());
+    }
+
     /** The file system behind the mount, for in-process callers and tests. */
     public StrataFileSystem fileSystem() {
         return fs;
@@ -152,7 +170,7 @@ public final class StrataMount implements AutoCloseable {
             return;
         }
         closed = true;
-        try (fs) {
+        try (fs; MetricsServer m = metrics) {
             if (!session.ended().isDone() && MountPoints.isMounted(mountPoint)) {
                 MountPoints.unmount(mountPoint);
             }

@@ -1,6 +1,8 @@
 package io.strata.fuse.kernel;
 
 import io.strata.client.StrataFileSystem;
+import io.strata.fuse.observe.ControlFiles;
+import io.strata.fuse.observe.MountStats;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,18 +40,21 @@ public final class KernelSession implements AutoCloseable {
     private final LookupCounts lookups = new LookupCounts();
     private final Init init;
     private final Notifier notifier;
+    private final MountStats stats;
     private final List<Thread> workers = new ArrayList<>();
     private final List<FuseDevice> clones = new ArrayList<>();
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
     private final LongAccumulator largestRead = new LongAccumulator(Math::max, 0);
     private final LongAccumulator largestWrite = new LongAccumulator(Math::max, 0);
 
-    private KernelSession(Path mountPoint, FuseDevice device, StrataFileSystem fs, KernelSettings settings) {
+    private KernelSession(Path mountPoint, FuseDevice device, StrataFileSystem fs, KernelSettings settings,
+                          MountStats stats) {
         this.mountPoint = mountPoint;
         this.device = device;
         this.settings = settings;
+        this.stats = stats;
         this.notifier = new Notifier(device, lookups);
-        this.operations = new Operations(fs, settings, lookups, notifier);
+        this.operations = new Operations(fs, settings, lookups, notifier, stats.controlFiles());
         this.init = new Init(settings);
     }
 
@@ -59,11 +64,12 @@ public final class KernelSession implements AutoCloseable {
     }
 
     /** Mounts {@code fs} at {@code mountPoint} and starts the workers; the kernel then sends INIT. */
-    public static KernelSession mount(Path mountPoint, StrataFileSystem fs, KernelSettings settings)
-            throws IOException {
+    public static KernelSession mount(Path mountPoint, StrataFileSystem fs, KernelSettings settings,
+                                      MountStats stats) throws IOException {
         requireNonNull(fs, "fs is null");
+        requireNonNull(stats, "stats is null");
         FuseDevice device = KernelMount.mount(mountPoint, settings);
-        KernelSession session = new KernelSession(mountPoint, device, fs, settings);
+        KernelSession session = new KernelSession(mountPoint, device, fs, settings, stats);
         try {
             session.start();
             fs.setChangeListener(session.notifier);
@@ -149,12 +155,38 @@ public final class KernelSession implements AutoCloseable {
                 } else if (request.opcode() == Opcode.WRITE) {
                     largestWrite.accumulate(Integer.toUnsignedLong(request.peekU32(16)));
                 }
+                long start = System.nanoTime();
                 operations.serve(request, out);
+                served(request, out, System.nanoTime() - start);
             }
         }
     }
 
+    /** Meters the request just answered, and logs it if anyone reads the access log. */
+    private void served(Request request, Replies out, long nanos) {
+        String op = Opcode.name(request.opcode());
+        int errno = out.lastErrno();
+        stats.meters().served(op, errno, nanos);
+        String result = null;
+        if (errno == 0 && request.opcode() == Opcode.READ) {
+            stats.meters().read(out.lastPayload());
+            result = Integer.toString(out.lastPayload());
+        } else if (errno == 0 && request.opcode() == Opcode.WRITE) {
+            int size = request.peekU32(16);
+            stats.meters().written(Integer.toUnsignedLong(size));
+            result = Integer.toUnsignedString(size);
+        }
+        // Reads of the control files are not logged: a reader of .accesslog would read its own reads.
+        if (stats.accessLog().active() && !ControlFiles.isControl(request.nodeId())) {
+            stats.accessLog().record(request.uid(), request.gid(), request.pid(), op, RequestText.arguments(request),
+                    errno, result, nanos);
+        }
+    }
+
     private void forget(long nodeId, long count) {
+        if (ControlFiles.isControl(nodeId)) {
+            return; // never counted: the control files are not the metastore's
+        }
         if (lookups.forget(nodeId, count)) {
             notifier.forgotten(nodeId);
         }

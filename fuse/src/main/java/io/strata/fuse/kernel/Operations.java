@@ -5,6 +5,8 @@ import io.strata.client.FsStatistics;
 import io.strata.client.StrataFileSystem;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
+import io.strata.fuse.observe.ControlFiles;
+import io.strata.fuse.observe.ControlFiles.ControlFile;
 import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.XattrMode;
@@ -57,16 +59,19 @@ final class Operations {
     private final LookupCounts lookups;
     private final Notifier notifier;
     private final DirectoryHandles directories;
+    private final ControlOperations control;
     private final int openFlags;
     private final boolean xattrs;
 
-    Operations(StrataFileSystem fs, KernelSettings settings, LookupCounts lookups, Notifier notifier) {
+    Operations(StrataFileSystem fs, KernelSettings settings, LookupCounts lookups, Notifier notifier,
+               ControlFiles controlFiles) {
         this.fs = requireNonNull(fs, "fs is null");
         this.attrs = new AttrEncoder(settings.entryTimeout(), settings.attrTimeout(), settings.negativeTimeout(),
                 settings.uid(), settings.gid(), settings.umask());
         this.lookups = requireNonNull(lookups, "lookups is null");
         this.notifier = requireNonNull(notifier, "notifier is null");
         this.directories = new DirectoryHandles(fs);
+        this.control = new ControlOperations(controlFiles, attrs);
         this.xattrs = settings.xattrs();
         this.openFlags = (settings.directIo() ? FOPEN_DIRECT_IO : 0) | (settings.keepCache() ? FOPEN_KEEP_CACHE : 0);
     }
@@ -89,6 +94,11 @@ final class Operations {
     }
 
     private void dispatch(Request request, Replies out) throws IOException {
+        Optional<ControlFile> controlFile = ControlFiles.byIno(request.nodeId());
+        if (controlFile.isPresent()) {
+            serveControl(request, out, controlFile.get());
+            return;
+        }
         switch (request.opcode()) {
             case Opcode.LOOKUP -> lookup(request, out);
             case Opcode.GETATTR -> getattr(request, out);
@@ -151,10 +161,26 @@ final class Operations {
         }
     }
 
+    private void serveControl(Request request, Replies out, ControlFile file) throws IOException {
+        try {
+            control.serve(request, out, file);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FsException(FsError.EIO, "interrupted while reading " + file.fileName());
+        }
+    }
+
     // ---- names and attributes ---------------------------------------------------------------
 
     private void lookup(Request request, Replies out) throws IOException {
         String name = request.name();
+        if (request.nodeId() == LookupCounts.ROOT) {
+            Optional<ControlFile> file = ControlFiles.byName(name);
+            if (file.isPresent()) {
+                control.lookup(request, out, file.get());
+                return;
+            }
+        }
         Inode inode;
         try {
             inode = fs.lookup(request.nodeId(), name);

@@ -22,6 +22,9 @@ final class Replies {
     private final ByteBuffer iovec = ByteBuffer.allocateDirect(32).order(ByteOrder.nativeOrder());
     private final long headAddress = FuseDevice.address(head);
     private final long iovecAddress = FuseDevice.address(iovec);
+    /** The errno (positive; 0 for success) and payload length of the last reply, for the meters. */
+    private int lastErrno;
+    private int lastPayload;
 
     Replies(FuseDevice device, int dataCapacity) {
         this.device = device;
@@ -72,7 +75,17 @@ final class Replies {
         write(request.unique(), -errno, OUT_HEADER_SIZE, 0, 0);
     }
 
+    int lastErrno() {
+        return lastErrno;
+    }
+
+    int lastPayload() {
+        return lastPayload;
+    }
+
     private void write(long unique, int error, int headLength, long payloadAddress, int payloadLength) {
+        lastErrno = -error;
+        lastPayload = payloadLength;
         head.putInt(0, headLength + payloadLength);
         head.putInt(4, error);
         head.putLong(8, unique);

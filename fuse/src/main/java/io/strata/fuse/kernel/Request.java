@@ -85,6 +85,20 @@ final class Request {
         return buffer.getInt(HEADER_SIZE + offset);
     }
 
+    /** The u64 at {@code offset} into the arguments, the cursor left where it is. */
+    long peekU64(int offset) {
+        return buffer.getLong(HEADER_SIZE + offset);
+    }
+
+    /** The NUL-terminated name at {@code offset} into the arguments, the cursor left where it is. */
+    String peekName(int offset) {
+        int saved = cursor;
+        cursor = Math.min(HEADER_SIZE + offset, end);
+        String name = name();
+        cursor = saved;
+        return name;
+    }
+
     void skip(int bytes) {
         cursor += bytes;
     }

@@ -1,0 +1,63 @@
+package io.strata.fuse.observe;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The FUSE operations' meters: {@code strata.fuse.ops} (a timer with a latency histogram per
+ * {@code op}), {@code strata.fuse.errors} (per {@code op} and {@code errno}) and
+ * {@code strata.fuse.bytes} (per {@code direction}: {@code read}, {@code written}).
+ *
+ * <p>An operation's meters are found by name once and kept, so recording one costs a map read
+ * and the timer's own update.
+ */
+public final class FuseMeters {
+    static final String OPS = "strata.fuse.ops";
+    static final String ERRORS = "strata.fuse.errors";
+    static final String BYTES = "strata.fuse.bytes";
+
+    private final MeterRegistry registry;
+    private final ConcurrentMap<String, Timer> timers = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> errors = new ConcurrentHashMap<>();
+    private final Counter bytesRead;
+    private final Counter bytesWritten;
+
+    public FuseMeters(MeterRegistry registry) {
+        this.registry = requireNonNull(registry, "registry is null");
+        this.bytesRead = bytes("read");
+        this.bytesWritten = bytes("written");
+    }
+
+    private Counter bytes(String direction) {
+        return Counter.builder(BYTES).tag("direction", direction).baseUnit("bytes")
+                .description("file data read and written through the mount").register(registry);
+    }
+
+    /** One served operation: its name (lower case, as in the kernel's FUSE_ names), errno (0: done) and time. */
+    public void served(String op, int errno, long nanos) {
+        timers.computeIfAbsent(op, name -> Timer.builder(OPS).tag("op", name)
+                        .description("FUSE requests served, by operation").publishPercentileHistogram()
+                        .register(registry))
+                .record(nanos, TimeUnit.NANOSECONDS);
+        if (errno != 0) {
+            errors.computeIfAbsent(op + ' ' + errno, key -> Counter.builder(ERRORS).tag("op", op)
+                    .tag("errno", Errnos.name(errno)).description("FUSE requests answered with an error")
+                    .register(registry)).increment();
+        }
+    }
+
+    public void read(long bytes) {
+        bytesRead.increment(bytes);
+    }
+
+    public void written(long bytes) {
+        bytesWritten.increment(bytes);
+    }
+}

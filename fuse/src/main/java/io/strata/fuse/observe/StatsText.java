@@ -1,0 +1,20 @@
+package io.strata.fuse.observe;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+
+import java.util.stream.Collectors;
+
+/**
+ * The text of {@code .stats}: every meter's current value, one {@code name{labels} value} line each,
+ * under the same names as the Prometheus endpoint (docs/METRICS.md), without the comment lines and
+ * histogram buckets a person reading the file does not want.
+ */
+final class StatsText {
+    private StatsText() {}
+
+    static String render(PrometheusMeterRegistry registry) {
+        return registry.scrape().lines()
+                .filter(line -> !line.isEmpty() && !line.startsWith("#") && !line.contains("_bucket{"))
+                .collect(Collectors.joining("\n", "", "\n"));
+    }
+}

@@ -1,0 +1,177 @@
+package io.strata.it;
+
+import io.strata.cli.StrataCommand;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * What a mount shows about itself (issue 13): the Prometheus endpoint, {@code .stats} and
+ * {@code .accesslog} in the root, and the {@code strata stats} and {@code strata profile} commands
+ * reading them, all through a real mount (fuse=kernel: the control files are its own).
+ */
+class ObservabilityTest {
+    @TempDir
+    static Path base;
+    static MountedVolume volume;
+    static int metricsPort;
+
+    @BeforeAll
+    static void mount() throws IOException {
+        assumeTrue(Transport.current() == Transport.KERNEL, "the control files are fuse=kernel's");
+        try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+            metricsPort = free.getLocalPort();
+        }
+        volume = MountedVolume.under(base, "metrics_port=" + metricsPort).mount();
+    }
+
+    @AfterAll
+    static void unmount() throws IOException {
+        if (volume != null) {
+            volume.close();
+        }
+    }
+
+    /** The series of a Prometheus text body (or .stats) and their values. */
+    private static Map<String, Double> series(String text) {
+        Map<String, Double> values = new HashMap<>();
+        for (String line : text.split("\n")) {
+            int space = line.lastIndexOf(' ');
+            if (!line.startsWith("#") && space > 0) {
+                values.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+            }
+        }
+        return values;
+    }
+
+    private static String scrape() throws IOException, InterruptedException {
+        HttpResponse<String> response = HttpClient.newHttpClient().send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + metricsPort + "/metrics")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, response.statusCode());
+        return response.body();
+    }
+
+    @Test
+    void theMetricsEndpointCountsTheReadsOfAMount() throws Exception {
+        byte[] data = Bytes.random(13, 3 << 20);
+        Path file = volume.path("scraped.bin");
+        Files.write(file, data);
+        double before = series(scrape()).getOrDefault("strata_fuse_bytes_total{direction=\"read\"}", 0.0);
+        Shell.sh(volume.path(""), "dd if=scraped.bin of=/dev/null bs=1M iflag=direct").assertOk();
+        Map<String, Double> after = series(scrape());
+        assertTrue(after.get("strata_fuse_bytes_total{direction=\"read\"}") - before >= data.length, after.toString());
+        assertTrue(after.get("strata_fuse_ops_seconds_count{op=\"read\"}") >= 3);
+        assertTrue(after.keySet().stream().anyMatch(s -> s.startsWith("strata_fuse_ops_seconds_bucket{le=")
+                || s.startsWith("strata_fuse_ops_seconds_bucket{")), "a latency histogram");
+        assertTrue(after.get("strata_meta_ops_seconds_count{op=\"create\"}") >= 1);
+        assertTrue(after.get("strata_ufs_bytes_total{direction=\"written\"}") >= data.length);
+        assertTrue(after.containsKey("jvm_memory_used_bytes{area=\"heap\",id=\"Tenured Gen\"}")
+                || after.keySet().stream().anyMatch(s -> s.startsWith("jvm_memory_used_bytes{")));
+        assertTrue(after.get("strata_process_resident_memory_bytes") > 0);
+    }
+
+    @Test
+    void errorsAreCountedByErrno() throws Exception {
+        assertFalse(Files.exists(volume.path("no-such-file")));
+        assertTrue(series(scrape()).get("strata_fuse_errors_total{errno=\"ENOENT\",op=\"lookup\"}") >= 1);
+    }
+
+    @Test
+    void statsIsReadableInTheRootAndNeverListed() throws IOException {
+        Files.writeString(volume.path("listed.txt"), "x");
+        Map<String, Double> stats = series(Files.readString(volume.path(".stats")));
+        assertTrue(stats.get("strata_fuse_ops_seconds_count{op=\"create\"}") >= 1, stats.toString());
+        assertFalse(stats.keySet().stream().anyMatch(s -> s.contains("_bucket{")), "no histogram buckets");
+        assertFalse(MountedVolume.names(volume.path("")).contains(".stats"));
+        assertFalse(MountedVolume.names(volume.path("")).contains(".accesslog"));
+    }
+
+    @Test
+    void theControlFilesAreReadOnly() {
+        assertEquals("EACCES", Shell.errnoOf("open(a, 'w')", volume.path(".stats")));
+        assertEquals("EPERM", Shell.errnoOf("os.chmod(a, 0o666)", volume.path(".stats")));
+    }
+
+    @Test
+    void theAccessLogStreamsTheOperationsDoneWhileItIsRead() throws Exception {
+        CompletableFuture<List<String>> lines = CompletableFuture.supplyAsync(() -> readAccessLog(2500));
+        Thread.sleep(700); // the reader attaches
+        Files.writeString(volume.path("logged.txt"), "hello");
+        Files.readString(volume.path("logged.txt"));
+        List<String> read = lines.get(10, TimeUnit.SECONDS);
+        assertTrue(read.stream().anyMatch(l -> l.matches(
+                "^\\S+ \\S+ \\[uid:0,gid:0,pid:\\d+] create \\(1,\"logged\\.txt\"\\): OK <[0-9.]+>$")), read.toString());
+        assertTrue(read.stream().anyMatch(l -> l.contains("] read (") && l.contains("): OK 5 <")), read.toString());
+    }
+
+    @Test
+    void profileSumsTheLiveAccessLogByOperation() throws Exception {
+        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> strata("profile",
+                volume.path("").toString(), "--duration", "3", "--interval", "10"));
+        Thread.sleep(1000);
+        for (int i = 0; i < 5; i++) {
+            Files.writeString(volume.path("profiled-" + i), "x");
+        }
+        String table = out.get(20, TimeUnit.SECONDS);
+        assertTrue(table.lines().anyMatch(l -> l.matches("^create\\s+5\\s+0\\s+.*")), table);
+    }
+
+    @Test
+    void statsShowsARowOfRatesPerInterval() {
+        String out = strata("stats", volume.path("").toString(), "--interval", "0.3", "--count", "2");
+        List<String> lines = out.lines().toList();
+        assertEquals(4, lines.size(), out);
+        assertTrue(lines.get(0).startsWith("-usage"), out);
+        assertTrue(lines.get(1).contains("ops") && lines.get(1).contains("hit%"), out);
+        assertTrue(lines.get(2).matches("^\\s+[0-9.]+%\\s+\\d+M\\s.*"), out);
+    }
+
+    private static List<String> readAccessLog(long millis) {
+        List<String> lines = new ArrayList<>();
+        long end = System.nanoTime() + millis * 1_000_000;
+        try (BufferedReader reader = Files.newBufferedReader(volume.path(".accesslog"), StandardCharsets.UTF_8)) {
+            String line;
+            while (System.nanoTime() < end && (line = reader.readLine()) != null) {
+                lines.add(line);
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return lines;
+    }
+
+    private static String strata(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = new CommandLine(new StrataCommand(Map.of())).setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(err)).execute(args);
+        assertEquals(0, code, err.toString());
+        return out.toString();
+    }
+}
