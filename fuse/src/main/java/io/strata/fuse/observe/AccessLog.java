@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
 import java.time.format.DateTimeFormatter;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -30,11 +31,12 @@ public final class AccessLog {
     /** Lines a reader may fall behind by before it loses some: a few seconds of a busy mount. */
     static final int QUEUE_LINES = 16_384;
     private static final DateTimeFormatter TIME =
-            DateTimeFormatter.ofPattern("yyyy.MM.dd HH:mm:ss.SSSSSS").withZone(ZoneId.systemDefault());
+            DateTimeFormatter.ofPattern("yyyy.MM.dd HH:mm:ss").withZone(ZoneId.systemDefault());
 
     private final CopyOnWriteArrayList<Reader> readers = new CopyOnWriteArrayList<>();
     private final Counter dropped;
     private volatile boolean active;
+    private volatile SecondPrefix second = new SecondPrefix(Long.MIN_VALUE, "");
 
     public AccessLog(MeterRegistry registry) {
         this.dropped = Counter.builder(DROPPED).description("access log lines a slow reader lost")
@@ -54,14 +56,16 @@ public final class AccessLog {
      * @param result what the operation returned beyond success, or null (bytes read, a new inode)
      */
     public void record(int uid, int gid, int pid, String op, String arguments, int errno, String result, long nanos) {
-        StringBuilder line = new StringBuilder(96);
-        TIME.formatTo(Instant.now().minusNanos(nanos), line);
+        StringBuilder line = new StringBuilder(128);
+        appendTime(line, Instant.now().minusNanos(nanos));
         line.append(" [uid:").append(uid).append(",gid:").append(gid).append(",pid:").append(pid).append("] ")
                 .append(op).append(" (").append(arguments).append("): ").append(Errnos.name(errno));
         if (errno == 0 && result != null) {
             line.append(' ').append(result);
         }
-        line.append(String.format(" <%.6f>%n", nanos / 1e9));
+        line.append(" <").append(nanos / 1_000_000_000L).append('.');
+        appendDigits(line, (nanos / 1000) % 1_000_000, 6);
+        line.append(">\n");
         String text = line.toString();
         for (Reader reader : readers) {
             if (!reader.lines.offer(text)) {
@@ -69,6 +73,31 @@ public final class AccessLog {
             }
         }
     }
+
+    /**
+     * {@code yyyy.MM.dd HH:mm:ss.uuuuuu}: the part up to the second is formatted once per second and
+     * reused, so a busy mount's lines cost a formatter call per second, not per line.
+     */
+    private void appendTime(StringBuilder line, Instant time) {
+        SecondPrefix prefix = second;
+        if (prefix.epochSecond() != time.getEpochSecond()) {
+            prefix = new SecondPrefix(time.getEpochSecond(), TIME.format(time.truncatedTo(ChronoUnit.SECONDS)));
+            second = prefix;
+        }
+        line.append(prefix.text()).append('.');
+        appendDigits(line, time.getNano() / 1000, 6);
+    }
+
+    private static void appendDigits(StringBuilder line, long value, int digits) {
+        String text = Long.toString(value);
+        for (int i = text.length(); i < digits; i++) {
+            line.append('0');
+        }
+        line.append(text);
+    }
+
+    /** A second's formatted time, shared by the lines of that second. */
+    private record SecondPrefix(long epochSecond, String text) {}
 
     /** Attaches a reader; lines recorded from now on reach it until it is closed. */
     public synchronized Reader attach() {
