@@ -1,0 +1,182 @@
+package io.strata.cli;
+
+import io.strata.cli.objbench.BucketClient;
+import io.strata.cli.objbench.CheckResult;
+import io.strata.cli.objbench.FunctionalChecks;
+import io.strata.cli.objbench.JsonReport;
+import io.strata.cli.objbench.Report;
+import io.strata.cli.objbench.RunInfo;
+import io.strata.cli.objbench.Scratch;
+import io.strata.cli.objbench.TextReport;
+import io.strata.cli.objbench.ThroughputBench;
+import io.strata.cli.objbench.ThroughputSettings;
+import io.strata.core.conf.DataSize;
+import io.strata.core.conf.OptionRegistry;
+import io.strata.core.conf.Options;
+import io.strata.core.ufs.s3.S3Location;
+import io.strata.core.ufs.s3.S3Options;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.TypeConversionException;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code strata objbench s3://bucket/prefix}: checks that an S3 store does what Strata asks of it
+ * and measures how fast, through Strata's own S3 client and options (as JuiceFS's
+ * {@code juicefs objbench} does for JuiceFS). The work is in {@link io.strata.cli.objbench}; this
+ * class parses, binds the options, checks the bucket, and turns outcomes into exit codes.
+ */
+@Command(name = "objbench", sortOptions = false,
+        description = {"Check that an S3 bucket does what Strata needs, then measure its throughput.",
+                "Writes only under a new prefix (BUCKET_URI/strata-objbench-<time>-<id>/), removed afterwards."
+                        + " S3 options as for 'strata mount': -o, STRATA_<KEY> variables, --conf FILE."})
+final class ObjbenchCommand extends StrataSubcommand {
+    @Parameters(index = "0", paramLabel = "BUCKET_URI", description = "The bucket to test: s3://bucket[/prefix].")
+    String target;
+
+    @Mixin
+    ConfigOptions config;
+
+    @Option(names = {"-p", "--threads"}, defaultValue = "4", paramLabel = "N",
+            description = "Requests at once in the throughput phase (default: ${DEFAULT-VALUE}).")
+    int threads;
+
+    @Option(names = "--small-object-size", defaultValue = "128KiB", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "Size of each small object (default: ${DEFAULT-VALUE}).")
+    DataSize smallObjectSize;
+
+    @Option(names = "--small-objects", defaultValue = "100", paramLabel = "N",
+            description = "Number of small objects put, got, headed and deleted; 0 skips them (default: ${DEFAULT-VALUE}).")
+    int smallObjects;
+
+    @Option(names = "--big-object-size", defaultValue = "256MiB", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "Size of the big object, put and got in blocks; 0 skips it (default: ${DEFAULT-VALUE}).")
+    DataSize bigObjectSize;
+
+    @Option(names = "--block-size", defaultValue = "4MiB", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "Size of the big object's blocks, one object each (default: ${DEFAULT-VALUE}).")
+    DataSize blockSize;
+
+    @Option(names = "--skip-functional", description = "Skip the functional checks.")
+    boolean skipFunctional;
+
+    @Option(names = "--skip-throughput", description = "Skip the throughput phase.")
+    boolean skipThroughput;
+
+    @Option(names = "--json", description = "Print one JSON document instead of the text report.")
+    boolean json;
+
+    @Override
+    int run() {
+        ThroughputSettings settings = settings();
+        S3Location location = location(target);
+        Options options = config.bind(OptionRegistry.load(), environment());
+        Report report = json ? new JsonReport(out()) : new TextReport(out());
+        String endpoint = endpoint(options);
+        try (BucketClient bucket = BucketClient.open(location.bucket(), options)) {
+            checkBucket(bucket, location, endpoint);
+            AtomicInteger failed = new AtomicInteger();
+            String error = null;
+            try (Scratch scratch = Scratch.create(bucket, location.prefix(), this::error)) {
+                report.start(new RunInfo(location.toString(), endpoint,
+                        options.get(S3Options.CLIENT).name().toLowerCase(Locale.ROOT), scratch.prefix(), settings));
+                if (!skipFunctional) {
+                    FunctionalChecks checks = new FunctionalChecks(bucket, scratch.prefix() + "functional/");
+                    report.startChecks(checks.names().size());
+                    checks.run(result -> {
+                        if (result.outcome() == CheckResult.Outcome.FAILED) {
+                            failed.incrementAndGet();
+                        }
+                        report.check(result);
+                    });
+                }
+                if (!skipThroughput) {
+                    report.startThroughput(settings);
+                    new ThroughputBench(bucket, scratch.prefix() + "throughput/", settings).run(report::row);
+                }
+            } catch (IOException e) {
+                error = "throughput phase stopped: " + oneLine(e.getMessage());
+            }
+            report.finish(error);
+            if (error != null) {
+                throw CliException.failure(error);
+            }
+            if (failed.get() > 0) {
+                throw CliException.failure(failed.get() + " functional check" + (failed.get() == 1 ? "" : "s")
+                        + " failed (see the report); Strata needs every check but the 'not supported' ones to pass");
+            }
+        }
+        return ExitCodes.OK;
+    }
+
+    private ThroughputSettings settings() {
+        try {
+            return new ThroughputSettings(threads, smallObjectSize.bytes(), smallObjects, bigObjectSize.bytes(),
+                    blockSize.bytes());
+        } catch (IllegalArgumentException e) {
+            throw CliException.badInput(e.getMessage());
+        }
+    }
+
+    /** {@code s3://bucket[/prefix]}, or one line saying what form is expected. */
+    static S3Location location(String text) {
+        if (!text.toLowerCase(Locale.ROOT).startsWith("s3://")) {
+            throw CliException.badInput("'" + text + "' is not an s3:// URI; give the bucket to test as"
+                    + " s3://bucket or s3://bucket/prefix");
+        }
+        try {
+            return S3Location.parse(new URI(text));
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            String reason = e instanceof URISyntaxException ? "bad S3 URI '" + text + "'" : e.getMessage();
+            throw CliException.badInput(reason + "; give the bucket to test as s3://bucket or s3://bucket/prefix");
+        }
+    }
+
+    /** The endpoint as the user knows it: s3.endpoint, else AWS S3 in s3.region. */
+    private static String endpoint(Options options) {
+        String endpoint = options.get(S3Options.ENDPOINT);
+        if (endpoint != null) {
+            return endpoint;
+        }
+        String region = options.get(S3Options.REGION);
+        return "AWS S3 (" + (region != null ? region : "the SDK's default region") + ")";
+    }
+
+    /** HeadBucket first, so that a wrong name, endpoint or key is one clear line, not 14 failed checks. */
+    private static void checkBucket(BucketClient bucket, S3Location location, String endpoint) {
+        try {
+            bucket.checkBucket();
+        } catch (IOException e) {
+            if (BucketClient.isNotFound(e)) {
+                throw CliException.failure("bucket '" + location.bucket() + "' does not exist at " + endpoint
+                        + "; create it, or check the bucket name and -o s3.endpoint");
+            }
+            throw CliException.failure("cannot use bucket '" + location.bucket() + "' at " + endpoint + " ("
+                    + oneLine(e.getMessage()) + "); check -o s3.endpoint, s3.region and the credentials");
+        }
+    }
+
+    private static String oneLine(String message) {
+        return message == null ? "no message" : message.replaceAll("\\s*\\R\\s*", " ");
+    }
+
+    /** Sizes as the options take them: 4096, 512KB, 1MiB, 5GB. */
+    static final class SizeConverter implements ITypeConverter<DataSize> {
+        @Override
+        public DataSize convert(String value) {
+            try {
+                return DataSize.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("'" + value + "': " + e.getMessage());
+            }
+        }
+    }
+}
