@@ -85,7 +85,8 @@ final class ObjbenchCommand extends StrataSubcommand {
             checkBucket(bucket, location, endpoint);
             AtomicInteger failed = new AtomicInteger();
             String error = null;
-            try (Scratch scratch = Scratch.create(bucket, location.prefix(), this::error)) {
+            try (Scratch scratch = Scratch.create(bucket, location.prefix(), this::error);
+                 CleanupOnExit cleanup = new CleanupOnExit(scratch)) {
                 report.start(new RunInfo(location.toString(), endpoint,
                         options.get(S3Options.CLIENT).name().toLowerCase(Locale.ROOT), scratch.prefix(), settings));
                 if (!skipFunctional) {
@@ -159,8 +160,36 @@ final class ObjbenchCommand extends StrataSubcommand {
                 throw CliException.failure("bucket '" + location.bucket() + "' does not exist at " + endpoint
                         + "; create it, or check the bucket name and -o s3.endpoint");
             }
+            if (BucketClient.isAccessDenied(e)) {
+                throw CliException.failure("access to bucket '" + location.bucket() + "' at " + endpoint + " denied"
+                        + " (" + oneLine(e.getMessage()) + "); check the credentials (AWS_ACCESS_KEY_ID and"
+                        + " AWS_SECRET_ACCESS_KEY, ~/.aws, or -o s3a.accessKeyId=...,s3a.secretKey=...) and s3.region");
+            }
             throw CliException.failure("cannot use bucket '" + location.bucket() + "' at " + endpoint + " ("
                     + oneLine(e.getMessage()) + "); check -o s3.endpoint, s3.region and the credentials");
+        }
+    }
+
+    /**
+     * Empties the scratch prefix if the JVM exits mid-run (Ctrl-C, SIGTERM): the blocks of a big
+     * object are worth not leaving behind. Requests still running may add a few objects after the
+     * listing; deleting what is there is the best a dying process can do.
+     */
+    private static final class CleanupOnExit implements AutoCloseable {
+        private final Thread hook;
+
+        CleanupOnExit(Scratch scratch) {
+            hook = new Thread(scratch::close, "strata-objbench-cleanup");
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+
+        @Override
+        public void close() {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running already
+            }
         }
     }
 

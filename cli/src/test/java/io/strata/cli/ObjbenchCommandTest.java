@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code strata objbench} against a real S3 server ({@link S3TestServer}: S3Proxy in this JVM, or
@@ -122,6 +123,35 @@ class ObjbenchCommandTest {
         assertEquals(4, throughput.get("rows").get(0).get("operations").asInt(), "1MiB in 256KiB blocks");
         assertEquals(1 << 20, throughput.get("rows").get(1).get("bytes").asLong());
         assertFalse(report.has("error"), report::toString);
+    }
+
+    @Test
+    void failedChecksAreReportedWithTheirReasonAndFailTheCommand() {
+        // S3Proxy 2.6 rejects the checksum headers that s3.checksum=when_supported sends.
+        assumeTrue(server.isLocalProxy(), "needs S3Proxy's refusal of checksum headers");
+
+        Cli.Result result = objbench(volume.toString(), "--skip-throughput", "-o", "s3.checksum=when_supported");
+
+        assertEquals(ExitCodes.FAILURE, result.exitCode(), result::toString);
+        assertTrue(result.out().lines().anyMatch(line -> line.matches("\\s+put\\s+failed: PUT \\S+/functional/put: .*")),
+                result::toString);
+        assertOneErrorLine(result, ExitCodes.FAILURE, "functional checks failed (see the report)");
+        assertEquals(List.of(), server.keys(volume), "the run cleans up after failed checks too");
+    }
+
+    @Test
+    void jsonSaysWhyTheThroughputPhaseStopped() throws Exception {
+        assumeTrue(server.isLocalProxy(), "needs S3Proxy's refusal of checksum headers");
+
+        Cli.Result result = objbench(volume.toString(),
+                concat(SMALL_THROUGHPUT, "--skip-functional", "--json", "-o", "s3.checksum=when_supported"));
+
+        assertEquals(ExitCodes.FAILURE, result.exitCode(), result::toString);
+        JsonNode report = new ObjectMapper().readTree(result.out());
+        assertTrue(report.get("error").asText().startsWith("throughput phase stopped: put big object: PUT "),
+                report::toString);
+        assertEquals(0, report.get("throughput").get("rows").size(), report::toString);
+        assertOneErrorLine(result, ExitCodes.FAILURE, "throughput phase stopped: put big object: PUT ");
     }
 
     @Test

@@ -132,6 +132,11 @@ public final class BucketClient implements AutoCloseable {
         return serviceError(failure).map(e -> e.statusCode() == 404).orElse(false);
     }
 
+    /** Whether S3 answered 403 (AccessDenied, a bad key or signature, or a HEAD's bare status). */
+    public static boolean isAccessDenied(Throwable failure) {
+        return serviceError(failure).map(e -> e.statusCode() == 403).orElse(false);
+    }
+
     /** Whether the store said it does not implement the request (501 NotImplemented). */
     static boolean isNotImplemented(Throwable failure) {
         return serviceError(failure).map(e -> e.statusCode() == 501 || (e.awsErrorDetails() != null
