@@ -26,7 +26,9 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code strata objbench s3://bucket/prefix}: checks that an S3 store does what Strata asks of it
@@ -81,41 +83,58 @@ final class ObjbenchCommand extends StrataSubcommand {
         Options options = config.bind(OptionRegistry.load(), environment());
         Report report = json ? new JsonReport(out()) : new TextReport(out());
         String endpoint = endpoint(options);
+        int failed;
+        String error;
         try (BucketClient bucket = BucketClient.open(location.bucket(), options)) {
             checkBucket(bucket, location, endpoint);
-            AtomicInteger failed = new AtomicInteger();
-            String error = null;
-            try (Scratch scratch = Scratch.create(bucket, location.prefix(), this::error);
-                 CleanupOnExit cleanup = new CleanupOnExit(scratch)) {
-                report.start(new RunInfo(location.toString(), endpoint,
-                        options.get(S3Options.CLIENT).name().toLowerCase(Locale.ROOT), scratch.prefix(), settings));
-                if (!skipFunctional) {
-                    FunctionalChecks checks = new FunctionalChecks(bucket, scratch.prefix() + "functional/");
-                    report.startChecks(checks.names().size());
-                    checks.run(result -> {
-                        if (result.outcome() == CheckResult.Outcome.FAILED) {
-                            failed.incrementAndGet();
-                        }
-                        report.check(result);
-                    });
-                }
-                if (!skipThroughput) {
-                    report.startThroughput(settings);
-                    new ThroughputBench(bucket, scratch.prefix() + "throughput/", settings).run(report::row);
-                }
-            } catch (IOException e) {
-                error = "throughput phase stopped: " + oneLine(e.getMessage());
-            }
-            report.finish(error);
-            if (error != null) {
-                throw CliException.failure(error);
-            }
-            if (failed.get() > 0) {
-                throw CliException.failure(failed.get() + " functional check" + (failed.get() == 1 ? "" : "s")
-                        + " failed (see the report); Strata needs every check but the 'not supported' ones to pass");
+            // The report is finished before a signal's hook lets the JVM go.
+            try (StopOnSignal signal = new StopOnSignal()) {
+                Outcome outcome = runPhases(bucket, location, new RunInfo(location.toString(), endpoint,
+                        options.get(S3Options.CLIENT).name().toLowerCase(Locale.ROOT), "", settings), report, signal);
+                failed = outcome.failedChecks();
+                error = outcome.error();
+                report.finish(error);
             }
         }
+        if (error != null) {
+            throw CliException.failure(error);
+        }
+        if (failed > 0) {
+            throw CliException.failure(failed + " functional check" + (failed == 1 ? "" : "s") + " failed (see the"
+                    + " report); Strata needs every check but the 'not supported' ones to pass");
+        }
         return ExitCodes.OK;
+    }
+
+    /** How the phases ended: the failed checks, and why the run stopped early (null if it did not). */
+    private record Outcome(int failedChecks, String error) {}
+
+    /** Both phases (unless skipped) under a scratch prefix, emptied whatever happens. */
+    private Outcome runPhases(BucketClient bucket, S3Location location, RunInfo info, Report report,
+                              StopOnSignal signal) {
+        int[] failed = {0};
+        try (Scratch scratch = Scratch.create(bucket, location.prefix(), this::error)) {
+            report.start(info.withScratch(scratch.prefix()));
+            if (!skipFunctional) {
+                FunctionalChecks checks = new FunctionalChecks(bucket, scratch.prefix() + "functional/",
+                        signal::received);
+                report.startChecks(checks.names().size());
+                checks.run(result -> {
+                    if (result.outcome() == CheckResult.Outcome.FAILED) {
+                        failed[0]++;
+                    }
+                    report.check(result);
+                });
+            }
+            if (!skipThroughput) {
+                report.startThroughput(info.settings());
+                new ThroughputBench(bucket, scratch.prefix() + "throughput/", info.settings(), signal::received)
+                        .run(report::row);
+            }
+        } catch (IOException e) {
+            return new Outcome(failed[0], "throughput phase stopped: " + oneLine(e.getMessage()));
+        }
+        return new Outcome(failed[0], signal.received() ? "stopped by a signal" : null);
     }
 
     private ThroughputSettings settings() {
@@ -171,24 +190,43 @@ final class ObjbenchCommand extends StrataSubcommand {
     }
 
     /**
-     * Empties the scratch prefix if the JVM exits mid-run (Ctrl-C, SIGTERM): the blocks of a big
-     * object are worth not leaving behind. Requests still running may add a few objects after the
-     * listing; deleting what is there is the best a dying process can do.
+     * Ctrl-C or SIGTERM mid-run: the JVM runs this hook, which asks the run to stop (requests in
+     * flight finish, no new ones start) and waits until the scratch prefix is emptied on the run's
+     * own path, so the blocks of a big object are not left behind. Deleting from the hook itself
+     * would race with requests still writing.
      */
-    private static final class CleanupOnExit implements AutoCloseable {
-        private final Thread hook;
+    private static final class StopOnSignal implements AutoCloseable {
+        private static final long CLEANUP_TIMEOUT_SECONDS = 60;
 
-        CleanupOnExit(Scratch scratch) {
-            hook = new Thread(scratch::close, "strata-objbench-cleanup");
+        private final AtomicBoolean received = new AtomicBoolean();
+        private final CountDownLatch cleanedUp = new CountDownLatch(1);
+        private final Thread hook = new Thread(this::stopAndWait, "strata-objbench-stop");
+
+        StopOnSignal() {
             Runtime.getRuntime().addShutdownHook(hook);
         }
 
+        boolean received() {
+            return received.get();
+        }
+
+        private void stopAndWait() {
+            received.set(true);
+            try {
+                cleanedUp.await(CLEANUP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        /** The run is over and its scratch prefix emptied. */
         @Override
         public void close() {
+            cleanedUp.countDown();
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);
             } catch (IllegalStateException shuttingDown) {
-                // the hook is running already
+                // the hook is running: it returns now
             }
         }
     }

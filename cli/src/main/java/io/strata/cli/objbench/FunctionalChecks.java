@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import static java.util.Objects.requireNonNull;
@@ -32,6 +33,7 @@ public final class FunctionalChecks {
 
     private final BucketClient bucket;
     private final String prefix;
+    private final BooleanSupplier stopped;
     private final Random random = new Random(13);
 
     /** The checks, in the order they run; each throws {@link Mismatch} or an S3 error. */
@@ -51,10 +53,14 @@ public final class FunctionalChecks {
         }
     }
 
-    /** @param prefix the key prefix to write under, ending in '/' */
-    public FunctionalChecks(BucketClient bucket, String prefix) {
+    /**
+     * @param prefix the key prefix to write under, ending in '/'
+     * @param stopped true once the run is to stop (a signal): no further check starts
+     */
+    public FunctionalChecks(BucketClient bucket, String prefix, BooleanSupplier stopped) {
         this.bucket = requireNonNull(bucket, "bucket is null");
         this.prefix = requireNonNull(prefix, "prefix is null");
+        this.stopped = requireNonNull(stopped, "stopped is null");
         checks.put("put", this::put);
         checks.put("get", this::get);
         checks.put("range get", this::rangeGet);
@@ -76,9 +82,14 @@ public final class FunctionalChecks {
         return List.copyOf(checks.keySet());
     }
 
-    /** Runs every check, handing each result to {@code results} as it comes. */
+    /** Runs every check (until stopped), handing each result to {@code results} as it comes. */
     public void run(Consumer<CheckResult> results) {
-        checks.forEach((name, check) -> results.accept(run(name, check)));
+        for (Map.Entry<String, Check> check : checks.entrySet()) {
+            if (stopped.getAsBoolean()) {
+                return;
+            }
+            results.accept(run(check.getKey(), check.getValue()));
+        }
     }
 
     private static CheckResult run(String name, Check check) {

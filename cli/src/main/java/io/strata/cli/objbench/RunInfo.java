@@ -9,7 +9,7 @@ import static java.util.Objects.requireNonNull;
  * @param target the bucket and prefix benchmarked, {@code s3://bucket[/prefix]}
  * @param endpoint the S3 endpoint, or a description of the default one
  * @param client the S3 client ({@code s3.client})
- * @param scratch the key prefix the run writes under (and removes)
+ * @param scratch the key prefix the run writes under (and removes); "" until it is chosen
  * @param settings the throughput phase's sizes and threads
  */
 public record RunInfo(String target, String endpoint, String client, String scratch, ThroughputSettings settings) {
@@ -19,5 +19,9 @@ public record RunInfo(String target, String endpoint, String client, String scra
         requireNonNull(client, "client is null");
         requireNonNull(scratch, "scratch is null");
         requireNonNull(settings, "settings is null");
+    }
+
+    public RunInfo withScratch(String prefix) {
+        return new RunInfo(target, endpoint, client, prefix, settings);
     }
 }

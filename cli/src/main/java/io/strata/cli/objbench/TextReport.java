@@ -44,8 +44,8 @@ public final class TextReport implements Report {
 
     @Override
     public void startThroughput(ThroughputSettings settings) {
-        out.printf("%nthroughput (%d threads; big object %s in %s blocks; %d small objects of %s)%n",
-                settings.threads(), DataSize.ofBytes(settings.bigObjectSize()),
+        out.printf("%nthroughput (%d thread%s; big object %s in %s blocks; %d small objects of %s)%n",
+                settings.threads(), settings.threads() == 1 ? "" : "s", DataSize.ofBytes(settings.bigObjectSize()),
                 DataSize.ofBytes(settings.blockSize()), settings.smallObjects(),
                 DataSize.ofBytes(settings.smallObjectSize()));
         out.printf(ROW, "ITEM", "VALUE", "COST");

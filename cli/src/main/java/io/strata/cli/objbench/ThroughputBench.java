@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 import static java.util.Objects.requireNonNull;
@@ -31,12 +32,17 @@ public final class ThroughputBench {
     private final BucketClient bucket;
     private final String prefix;
     private final ThroughputSettings settings;
+    private final BooleanSupplier stopped;
 
-    /** @param prefix the key prefix to write under, ending in '/' */
-    public ThroughputBench(BucketClient bucket, String prefix, ThroughputSettings settings) {
+    /**
+     * @param prefix the key prefix to write under, ending in '/'
+     * @param stopped true once the run is to stop (a signal): requests in flight finish, no new one starts
+     */
+    public ThroughputBench(BucketClient bucket, String prefix, ThroughputSettings settings, BooleanSupplier stopped) {
         this.bucket = requireNonNull(bucket, "bucket is null");
         this.prefix = requireNonNull(prefix, "prefix is null");
         this.settings = requireNonNull(settings, "settings is null");
+        this.stopped = requireNonNull(stopped, "stopped is null");
     }
 
     /** The items measured with these settings, in order. */
@@ -139,7 +145,7 @@ public final class ThroughputBench {
         for (int t = 0; t < Math.min(count, settings.threads()); t++) {
             workers.add(pool.submit(() -> {
                 int index;
-                while (failure.get() == null && (index = next.getAndIncrement()) < count) {
+                while (failure.get() == null && !stopped.getAsBoolean() && (index = next.getAndIncrement()) < count) {
                     long begin = System.nanoTime();
                     try {
                         bytes.addAndGet(request.run(index));
@@ -165,6 +171,9 @@ public final class ThroughputBench {
         long elapsed = System.nanoTime() - start;
         if (failure.get() != null) {
             throw new IOException(item + ": " + failure.get().getMessage(), failure.get());
+        }
+        if (stopped.getAsBoolean()) {
+            throw new InterruptedIOException(item + ": stopped by a signal");
         }
         return new ThroughputRow(item, unit, bandwidth, count, bytes.get(), elapsed, latency.get());
     }
