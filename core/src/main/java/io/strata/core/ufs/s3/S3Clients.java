@@ -35,12 +35,13 @@ import java.util.concurrent.TimeUnit;
  * backoff and full jitter; its retry-quota circuit breaker is off, so every request gets its full,
  * bounded budget whatever others did. There is no retry loop of our own anywhere above this.
  */
-final class S3Clients {
+public final class S3Clients {
     private static final Region FALLBACK_REGION = Region.US_EAST_1;
 
     private S3Clients() {}
 
-    static S3AsyncClient create(Options options) {
+    /** Public for {@code strata objbench}, which measures the bucket through the client a mount would use. */
+    public static S3AsyncClient create(Options options) {
         return options.get(S3Options.CLIENT) == S3Options.Client.CRT ? createCrt(options) : createNetty(options);
     }
 

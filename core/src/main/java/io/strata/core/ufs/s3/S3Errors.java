@@ -20,11 +20,14 @@ import java.util.concurrent.ExecutionException;
  * Messages name the operation and the volume path, and carry S3's error code, status and request
  * id; the SDK never puts credentials in them.
  */
-final class S3Errors {
+public final class S3Errors {
     private S3Errors() {}
 
-    /** The future's value, or its failure translated; an interrupt is an InterruptedIOException. */
-    static <T> T join(CompletableFuture<T> future, String what) throws IOException {
+    /**
+     * The future's value, or its failure translated; an interrupt is an InterruptedIOException.
+     * Public for {@code strata objbench}, whose messages read like a mount's.
+     */
+    public static <T> T join(CompletableFuture<T> future, String what) throws IOException {
         try {
             return future.get();
         } catch (InterruptedException e) {
