@@ -91,22 +91,17 @@ final class BenchCommand extends StrataSubcommand {
              BenchWorkload work = new BenchWorkload(dir.path(), spec)) {
             workDir = dir.path();
             workload = work;
-            long bigBytes = spec.threads() * spec.bigFileSize();
-            caches.drop(); // nothing from before the run in the caches either
-            results.add(work.writeBigFile(BenchProgress.of(bars, BenchItem.WRITE_BIG_FILE, bigBytes)));
-            caches.drop();
-            results.add(work.readBigFile(BenchProgress.of(bars, BenchItem.READ_BIG_FILE, bigBytes)));
-            results.add(work.writeSmallFiles(BenchProgress.of(bars, BenchItem.WRITE_SMALL_FILE, spec.smallFiles())));
-            caches.drop();
-            results.add(work.readSmallFiles(BenchProgress.of(bars, BenchItem.READ_SMALL_FILE, spec.smallFiles())));
-            caches.drop();
-            results.add(work.statSmallFiles(BenchProgress.of(bars, BenchItem.STAT_FILE, spec.smallFiles())));
+            runPhases(work, spec, caches, bars, results);
         } catch (IOException e) {
             if (bars != null) {
                 bars.println(); // off the unfinished bar
             }
             if (workDir == null) {
                 throw CliException.failure("cannot create a directory in " + target.path() + ": " + Messages.describe(e));
+            }
+            BenchWorkload running = workload;
+            if (running != null && running.cancelled()) {
+                throw CliException.failure("interrupted; " + workDir + " is removed as the JVM exits");
             }
             if (results.size() == BenchItem.values().length) {
                 throw CliException.failure("cannot remove " + workDir + ": " + Messages.describe(e) + "; remove it by hand");
@@ -127,6 +122,21 @@ final class BenchCommand extends StrataSubcommand {
             throw CliException.failure("cannot print the report: " + Messages.describe(e));
         }
         return ExitCodes.OK;
+    }
+
+    /** The phases in juicefs bench's order, adding a result per phase; the caches dropped before each read. */
+    private static void runPhases(BenchWorkload work, BenchSpec spec, CacheDropper caches, PrintWriter bars,
+                                  List<BenchResult> results) throws IOException {
+        long bigBytes = spec.threads() * spec.bigFileSize();
+        caches.drop(); // nothing from before the run in the caches either
+        results.add(work.writeBigFile(BenchProgress.of(bars, BenchItem.WRITE_BIG_FILE, bigBytes)));
+        caches.drop();
+        results.add(work.readBigFile(BenchProgress.of(bars, BenchItem.READ_BIG_FILE, bigBytes)));
+        results.add(work.writeSmallFiles(BenchProgress.of(bars, BenchItem.WRITE_SMALL_FILE, spec.smallFiles())));
+        caches.drop();
+        results.add(work.readSmallFiles(BenchProgress.of(bars, BenchItem.READ_SMALL_FILE, spec.smallFiles())));
+        caches.drop();
+        results.add(work.statSmallFiles(BenchProgress.of(bars, BenchItem.STAT_FILE, spec.smallFiles())));
     }
 
     private void stopWork() {

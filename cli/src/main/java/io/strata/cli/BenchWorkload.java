@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -120,6 +121,11 @@ final class BenchWorkload implements AutoCloseable {
         }
     }
 
+    /** Whether {@link #cancel()} stopped the run. */
+    boolean cancelled() {
+        return cancelled;
+    }
+
     @Override
     public void close() {
         pool.shutdownNow();
@@ -144,17 +150,19 @@ final class BenchWorkload implements AutoCloseable {
             throws IOException {
         List<Future<?>> threads = new ArrayList<>(spec.threads());
         long start = System.nanoTime();
-        for (int t = 0; t < spec.threads(); t++) {
-            int thread = t;
-            threads.add(pool.submit(() -> {
-                work.run(thread);
-                return null;
-            }));
-        }
         try {
+            for (int t = 0; t < spec.threads(); t++) {
+                int thread = t;
+                threads.add(pool.submit(() -> {
+                    work.run(thread);
+                    return null;
+                }));
+            }
             for (Future<?> thread : threads) {
                 awaitDrawing(thread, progress);
             }
+        } catch (RejectedExecutionException e) {
+            throw new InterruptedIOException("cancelled"); // between two phases
         } catch (IOException | RuntimeException e) {
             threads.forEach(f -> f.cancel(true));
             throw e;
