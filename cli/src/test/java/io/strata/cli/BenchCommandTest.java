@@ -4,12 +4,16 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -111,6 +115,37 @@ class BenchCommandTest {
     void outputOffATerminalHasNoColours(@TempDir Path dir) {
         Cli.Result result = bench(dir);
         assertFalse(result.out().contains("\u001b["), result::toString);
+    }
+
+    @Test
+    void onATerminalEachPhaseDrawsABarAndTheFiguresAreColoured(@TempDir Path dir) throws Exception {
+        StringWriter out = onTerminal(dir);
+        for (BenchItem item : BenchItem.values()) {
+            assertTrue(out.toString().contains("\r" + item.label()), () -> item + " has no bar:\n" + out);
+        }
+        assertTrue(out.toString().contains("\u001b[3"), out::toString); // green, yellow or red
+    }
+
+    @Test
+    void noColorTurnsTheColoursOffOnATerminal(@TempDir Path dir) throws Exception {
+        StringWriter out = onTerminal(dir, "--no-color");
+        assertTrue(out.toString().contains("\r" + BenchItem.WRITE_BIG_FILE.label()), out::toString);
+        assertFalse(out.toString().contains("\u001b["), out::toString);
+    }
+
+    /** Runs bench as if stdout were a terminal; returns its stdout. */
+    private static StringWriter onTerminal(Path dir, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("bench", dir.toString()));
+        args.addAll(List.of(SMALL));
+        args.addAll(List.of(more));
+        StringWriter out = new StringWriter();
+        CommandLine commandLine = new CommandLine(new StrataCommand(Map.of())).setOut(new PrintWriter(out))
+                .setErr(new PrintWriter(new StringWriter()));
+        BenchCommand bench = (BenchCommand) commandLine.parseArgs(args.toArray(String[]::new)).subcommand()
+                .commandSpec().userObject();
+        bench.terminal = true;
+        assertEquals(ExitCodes.OK, bench.call(), out::toString);
+        return out;
     }
 
     @Test
