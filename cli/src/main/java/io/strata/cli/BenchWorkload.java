@@ -64,19 +64,19 @@ final class BenchWorkload implements AutoCloseable {
 
     BenchResult writeBigFile(BenchProgress progress) throws IOException {
         long size = spec.bigFileSize();
-        return phase(BenchItem.WRITE_BIG_FILE, spec.threads(), size, progress,
+        return phase(BenchItem.WRITE_BIG_FILE, spec.threads(), size, true, progress,
                 thread -> write(bigFile(thread), size, progress));
     }
 
     BenchResult readBigFile(BenchProgress progress) throws IOException {
         long size = spec.bigFileSize();
-        return phase(BenchItem.READ_BIG_FILE, spec.threads(), size, progress,
+        return phase(BenchItem.READ_BIG_FILE, spec.threads(), size, true, progress,
                 thread -> read(bigFile(thread), size, progress));
     }
 
     BenchResult writeSmallFiles(BenchProgress progress) throws IOException {
         long size = spec.smallFileSize();
-        return phase(BenchItem.WRITE_SMALL_FILE, spec.smallFiles(), size, progress, thread -> {
+        return phase(BenchItem.WRITE_SMALL_FILE, spec.smallFiles(), size, true, progress, thread -> {
             for (int i = 0; i < spec.smallFileCount(); i++) {
                 write(smallFile(thread, i), size, null);
                 progress.add(1);
@@ -86,7 +86,7 @@ final class BenchWorkload implements AutoCloseable {
 
     BenchResult readSmallFiles(BenchProgress progress) throws IOException {
         long size = spec.smallFileSize();
-        return phase(BenchItem.READ_SMALL_FILE, spec.smallFiles(), size, progress, thread -> {
+        return phase(BenchItem.READ_SMALL_FILE, spec.smallFiles(), size, true, progress, thread -> {
             for (int i = 0; i < spec.smallFileCount(); i++) {
                 read(smallFile(thread, i), size, null);
                 progress.add(1);
@@ -95,19 +95,18 @@ final class BenchWorkload implements AutoCloseable {
     }
 
     BenchResult statSmallFiles(BenchProgress progress) throws IOException {
-        BenchResult result = phase(BenchItem.STAT_FILE, spec.smallFiles(), spec.smallFileSize(), progress, thread -> {
+        long size = spec.smallFileSize();
+        return phase(BenchItem.STAT_FILE, spec.smallFiles(), size, false, progress, thread -> {
             for (int i = 0; i < spec.smallFileCount(); i++) {
                 checkCancelled();
                 Path file = smallFile(thread, i);
-                long size = Files.readAttributes(file, BasicFileAttributes.class).size();
-                if (size != spec.smallFileSize()) {
-                    throw new IOException(file + " has " + size + " bytes, not the " + spec.smallFileSize() + " written");
+                long found = Files.readAttributes(file, BasicFileAttributes.class).size();
+                if (found != size) {
+                    throw new IOException(file + " has " + found + " bytes, not the " + size + " written");
                 }
                 progress.add(1);
             }
         });
-        // a stat moves no data
-        return new BenchResult(result.item(), result.threads(), result.files(), result.fileSize(), 0, result.nanos());
     }
 
     /** Stops the threads between blocks and waits a little for them; for Ctrl-C. */
@@ -145,9 +144,12 @@ final class BenchWorkload implements AutoCloseable {
         void run(int thread) throws IOException;
     }
 
-    /** Runs {@code work} on every thread at once and times it; redraws the progress while waiting. */
-    private BenchResult phase(BenchItem item, long files, long fileSize, BenchProgress progress, ThreadWork work)
-            throws IOException {
+    /**
+     * Runs {@code work} on every thread at once and times it; redraws the progress while waiting.
+     * {@code movesData}: whether the files' bytes count as moved (not for a stat).
+     */
+    private BenchResult phase(BenchItem item, long files, long fileSize, boolean movesData, BenchProgress progress,
+                              ThreadWork work) throws IOException {
         List<Future<?>> threads = new ArrayList<>(spec.threads());
         long start = System.nanoTime();
         try {
@@ -169,7 +171,7 @@ final class BenchWorkload implements AutoCloseable {
         }
         long nanos = System.nanoTime() - start;
         progress.finish();
-        return new BenchResult(item, spec.threads(), files, fileSize, files * fileSize, nanos);
+        return new BenchResult(item, spec.threads(), files, fileSize, movesData ? files * fileSize : 0, nanos);
     }
 
     private static void awaitDrawing(Future<?> thread, BenchProgress progress) throws IOException {
