@@ -14,10 +14,18 @@ final class FuseArguments {
 
     private FuseArguments() {}
 
+    /**
+     * The mount's source as mountinfo and df show it, the same for both transports:
+     * {@code strata:/dir} or {@code strata:s3://bucket/prefix} (what strata bench reports). Commas
+     * would split the mount's option list.
+     */
+    static String fsName(URI source) {
+        return "strata:" + (source.getScheme().equals("file") ? source.getPath() : source.toString()).replace(',', '_');
+    }
+
     static String[] build(URI source, Options options) {
         List<String> o = new ArrayList<>();
-        // Shown as the mount's source in mountinfo and df; commas would split libfuse's option list.
-        o.add("fsname=strata:" + source.getPath().replace(',', '_'));
+        o.add("fsname=" + fsName(source));
         o.add("subtype=strata");
         // The kernel checks permissions against the modes we report, as on a local file system.
         o.add("default_permissions");

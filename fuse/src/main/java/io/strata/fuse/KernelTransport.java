@@ -56,10 +56,7 @@ final class KernelTransport implements FuseSession {
 
     static KernelSettings settings(URI source, Options options) {
         KernelCacheMode cache = KernelCacheMode.from(options);
-        // Shown as the mount's source in mountinfo and df; commas would split the mount options.
-        String fsName = "strata:" + (source.getScheme().equals("file") ? source.getPath() : source.toString())
-                .replace(',', '_');
-        return new KernelSettings(fsName, options.get(FuseOptions.ENTRY_TIMEOUT),
+        return new KernelSettings(FuseArguments.fsName(source), options.get(FuseOptions.ENTRY_TIMEOUT),
                 options.get(FuseOptions.ATTR_TIMEOUT), options.get(FuseOptions.NEGATIVE_TIMEOUT),
                 cache == KernelCacheMode.KERNEL_CACHE || cache == KernelCacheMode.AUTO_CACHE,
                 cache == KernelCacheMode.AUTO_CACHE, cache == KernelCacheMode.DIRECT_IO,

@@ -65,4 +65,11 @@ class FuseArgumentsTest {
         String[] arguments = FuseArguments.build(URI.create("file:///data/a,b"), options);
         assertThat(arguments[1]).contains("fsname=strata:/data/a_b,");
     }
+
+    @Test
+    void anS3SourceShowsItsBucketAndPrefix() {
+        Options options = new OptionsLoader(OptionRegistry.load()).build();
+        String[] arguments = FuseArguments.build(URI.create("s3://bucket/data/set"), options);
+        assertThat(arguments[1]).contains("fsname=strata:s3://bucket/data/set,");
+    }
 }
