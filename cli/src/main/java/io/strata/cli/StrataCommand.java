@@ -21,7 +21,7 @@ import static java.util.Objects.requireNonNull;
         versionProvider = StrataCommand.Version.class,
         description = "Strata: a caching FUSE client for object storage.",
         subcommands = {MountCommand.class, UmountCommand.class, WarmupCommand.class, DumpCommand.class,
-                LoadCommand.class, ConfCommand.class, HelpCommand.class})
+                LoadCommand.class, FsckCommand.class, ConfCommand.class, HelpCommand.class})
 public final class StrataCommand implements Callable<Integer> {
     /** The repository root, set by {@code bin/strata}; its {@code conf/strata.properties} is the default config. */
     static final String HOME_ENV = "STRATA_HOME";

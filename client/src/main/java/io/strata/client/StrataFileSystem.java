@@ -64,7 +64,7 @@ public final class StrataFileSystem implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StrataFileSystem.class);
 
     /** The volume setting that binds a metastore to one under storage. */
-    static final String UFS_URI_SETTING = "ufs_uri";
+    public static final String UFS_URI_SETTING = "ufs_uri";
     /** The volume setting naming this namespace in page-cache keys (see {@link DataCache}). */
     static final String VOLUME_ID_SETTING = "volume_id";
     /**
