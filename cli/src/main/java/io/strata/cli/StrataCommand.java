@@ -20,7 +20,7 @@ import static java.util.Objects.requireNonNull;
         mixinStandardHelpOptions = true,
         versionProvider = StrataCommand.Version.class,
         description = "Strata: a caching FUSE client for object storage.",
-        subcommands = {MountCommand.class, UmountCommand.class, WarmupCommand.class, DumpCommand.class,
+        subcommands = {MountCommand.class, UmountCommand.class, WarmupCommand.class, InfoCommand.class, DumpCommand.class,
                 LoadCommand.class, FsckCommand.class, ConfCommand.class, HelpCommand.class})
 public final class StrataCommand implements Callable<Integer> {
     /** The repository root, set by {@code bin/strata}; its {@code conf/strata.properties} is the default config. */
