@@ -44,6 +44,11 @@ final class TreeCheck {
     private final InodeBits reached = new InodeBits();
     /** Inodes with more than one name, or whose count or primary link needs a look at the end. */
     private final Map<Long, Tally> tallies = new HashMap<>();
+    /**
+     * Directories reached at a name that is not their primary link. Reported at the end, unless
+     * the directory turns out to have a second name: then which name is right is not fsck's call.
+     */
+    private final Map<Long, Finding> directoryPrimaryLinks = new HashMap<>();
     private long inodes;
     private long usedBytes;
     private long entries;
@@ -83,6 +88,7 @@ final class TreeCheck {
             }
         }
         tallies.values().forEach(this::checkNames);
+        findings.addAll(directoryPrimaryLinks.values());
     }
 
     List<Finding> findings() {
@@ -124,6 +130,7 @@ final class TreeCheck {
         boolean primary = inode.parent() == dir && inode.name().equals(entry.name());
         if (inode.isDirectory()) {
             if (reached.get(inode.ino())) {
+                directoryPrimaryLinks.remove(inode.ino());
                 findings.add(Finding.unrepairable(ProblemKind.DIRECTORY_LINKED_TWICE, inode.ino(), path,
                         "directory " + inode.ino() + " is reached again here (a second name, or inside itself):"
                                 + " a directory has one name; the walk did not descend here again. Restore the"
@@ -133,8 +140,8 @@ final class TreeCheck {
             reach(inode);
             frame.subdirectories++;
             if (!primary) {
-                findings.add(Finding.repairable(ProblemKind.BAD_PRIMARY_LINK, inode.ino(), path,
-                        "the directory's primary link is " + describe(inode) + ", not its one name",
+                directoryPrimaryLinks.put(inode.ino(), Finding.repairable(ProblemKind.BAD_PRIMARY_LINK, inode.ino(),
+                        path, "the directory's primary link is " + describe(inode) + ", not its one name",
                         "make its name here its primary link", SET_PRIMARY,
                         target -> target.setPrimaryLink(inode.ino(), link)));
             }
