@@ -8,6 +8,8 @@ public final class ExitCodes {
     public static final int FAILURE = 1;
     /** The input is wrong: unknown or bad option, missing source, unusable mountpoint, bad usage. */
     public static final int BAD_INPUT = 2;
+    /** A check found problems that remain: {@code strata fsck} without {@code --repair}, or ones it cannot repair. */
+    public static final int PROBLEMS = 3;
 
     private ExitCodes() {}
 }

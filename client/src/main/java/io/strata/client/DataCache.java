@@ -7,6 +7,7 @@ import io.strata.core.ufs.UfsFile;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -84,6 +85,19 @@ final class DataCache implements AutoCloseable {
     /** Bytes of the first {@code size} bytes of version {@code version} of inode {@code ino} in the cache. */
     long cachedBytes(long ino, String version, long size) {
         return cache == null || version == null ? 0 : cache.cachedBytes(fileKey(ino), version, size);
+    }
+
+    /**
+     * Pages of the first {@code size} bytes of version {@code version} of inode {@code ino} per
+     * cache tier ("memory", "disk"); empty without a page cache.
+     */
+    Map<String, Long> cachedPagesByTier(long ino, String version, long size) {
+        return cache == null || version == null ? Map.of() : cache.cachedPagesByTier(fileKey(ino), version, size);
+    }
+
+    /** The page size of the cache, or 0 without one. */
+    int pageSize() {
+        return cache == null ? 0 : cache.pageSize();
     }
 
     @Override

@@ -39,6 +39,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -66,7 +67,7 @@ public final class StrataFileSystem implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(StrataFileSystem.class);
 
     /** The volume setting that binds a metastore to one under storage. */
-    static final String UFS_URI_SETTING = "ufs_uri";
+    public static final String UFS_URI_SETTING = "ufs_uri";
     /** The volume setting naming this namespace in page-cache keys (see {@link DataCache}). */
     static final String VOLUME_ID_SETTING = "volume_id";
     /**
@@ -74,6 +75,12 @@ public final class StrataFileSystem implements AutoCloseable {
      * Read by {@code strata warmup --check}; never listed, stored or settable.
      */
     public static final String CACHED_XATTR = "user.strata.cached";
+    /**
+     * A virtual extended attribute: a JSON object describing the inode ({@link InodeInfo}): its
+     * attributes, its under-storage path and version, its cached pages per tier. Read by
+     * {@code strata info}; never listed, stored or settable.
+     */
+    public static final String INFO_XATTR = "user.strata.info";
     /**
      * The largest file, in bytes: 16 TiB, ext4's limit with 4 KiB blocks (and above S3's 5 TiB
      * objects, which fail at upload before it). truncate and write beyond it are EFBIG.
@@ -862,8 +869,8 @@ public final class StrataFileSystem implements AutoCloseable {
     }
 
     /**
-     * An extended attribute's value, or empty; {@link #CACHED_XATTR} is computed. POSIX ACLs and
-     * the {@code security.} namespace are not supported (ENOTSUP).
+     * An extended attribute's value, or empty; {@link #CACHED_XATTR} and {@link #INFO_XATTR} are
+     * computed. POSIX ACLs and the {@code security.} namespace are not supported (ENOTSUP).
      */
     public Optional<byte[]> getxattr(long ino, String name) throws IOException {
         if (isUnsupportedXattr(name)) {
@@ -873,7 +880,25 @@ public final class StrataFileSystem implements AutoCloseable {
         if (name.equals(CACHED_XATTR)) {
             return Optional.of(cachedReport(meta.getInode(ino)).getBytes(StandardCharsets.US_ASCII));
         }
+        if (name.equals(INFO_XATTR)) {
+            return Optional.of(info(meta.getInode(ino)).toJson());
+        }
         return meta.getXattr(ino, name);
+    }
+
+    /** What {@link #INFO_XATTR} reports; the cached pages are those of the version a read would get now. */
+    private InodeInfo info(Inode stored) throws IOException {
+        Inode inode = attributes(stored);
+        String dataPath = namespace.dataPath(inode);
+        Optional<OpenFile> open = inode.isFile() ? openFiles.get(inode.ino()) : Optional.empty();
+        String openVersion = open.map(OpenFile::cacheVersion).orElse(null);
+        Map<String, Long> cachedPages = Map.of();
+        if (inode.isFile()) {
+            String version = open.isPresent() ? openVersion
+                    : ufs.status(dataPath).map(status -> status.version()).orElse(null);
+            cachedPages = dataCache.cachedPagesByTier(inode.ino(), version, inode.size());
+        }
+        return new InodeInfo(inode, ufs.uri().toString(), dataPath, openVersion, dataCache.pageSize(), cachedPages);
     }
 
     /** {@code "<cached bytes> <size>"}: how much of the file's current content is in the page cache. */
@@ -892,9 +917,9 @@ public final class StrataFileSystem implements AutoCloseable {
         setxattr(namespace.resolve(path).inode().ino(), name, value, mode);
     }
 
-    /** Sets an extended attribute; {@link #CACHED_XATTR} cannot be set (EPERM). */
+    /** Sets an extended attribute; {@link #CACHED_XATTR} and {@link #INFO_XATTR} cannot be set (EPERM). */
     public void setxattr(long ino, String name, byte[] value, XattrMode mode) throws IOException {
-        if (name.equals(CACHED_XATTR)) {
+        if (name.equals(CACHED_XATTR) || name.equals(INFO_XATTR)) {
             throw new FsException(FsError.EPERM, name + " is computed by Strata and cannot be set");
         }
         if (isUnsupportedXattr(name)) {

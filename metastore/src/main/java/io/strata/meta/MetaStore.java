@@ -4,6 +4,7 @@ import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.meta.dump.DumpSource;
 import io.strata.meta.dump.LoadTarget;
+import io.strata.meta.fsck.FsckTarget;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -175,6 +176,14 @@ public interface MetaStore extends AutoCloseable {
      */
     default LoadTarget loadTarget() throws IOException {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot be loaded into");
+    }
+
+    /**
+     * The inode scan and raw repairs of {@code strata fsck} (see {@link io.strata.meta.fsck.Fsck}).
+     * The caller closes it. Engines without fsck support throw UnsupportedOperationException.
+     */
+    default FsckTarget fsckTarget() throws IOException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot be checked by fsck");
     }
 
     /** Releases connections and files. */

@@ -127,6 +127,11 @@ public final class DiskPageStore implements PageStore {
     }
 
     @Override
+    public List<String> tiers() {
+        return List.of("disk");
+    }
+
+    @Override
     public long pageCount() {
         return dirs.stream().mapToLong(CacheDir::pageCount).sum();
     }

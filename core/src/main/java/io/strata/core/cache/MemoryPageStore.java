@@ -247,6 +247,11 @@ public final class MemoryPageStore implements PageStore {
     }
 
     @Override
+    public List<String> tiers() {
+        return List.of("memory");
+    }
+
+    @Override
     public long pageCount() {
         lock.lock();
         try {

@@ -10,6 +10,8 @@ import org.slf4j.LoggerFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -167,6 +169,21 @@ public final class PageCache implements Closeable {
             }
         }
         return cached;
+    }
+
+    /**
+     * How many pages of the first {@code size} bytes of this version of the file each tier holds,
+     * by tier name nearest first, every tier listed (a page promoted to memory counts in both).
+     */
+    public Map<String, Long> cachedPagesByTier(String fileKey, String version, long size) {
+        Map<String, Long> pages = new LinkedHashMap<>();
+        store.tiers().forEach(tier -> pages.put(tier, 0L));
+        for (long index = 0; index * pageSize < size; index++) {
+            for (String tier : store.tiersHolding(new PageId(fileKey, version, index, pageSize))) {
+                pages.merge(tier, 1L, Long::sum);
+            }
+        }
+        return pages;
     }
 
     /** Waits for queued fills (bounded), then closes the store; pages on disk stay. */

@@ -2,6 +2,7 @@ package io.strata.core.cache;
 
 import java.io.Closeable;
 import java.nio.ByteBuffer;
+import java.util.List;
 
 /**
  * Fixed-size pages of file data, kept in one tier (memory, disk directories) or several.
@@ -41,6 +42,17 @@ public interface PageStore extends Closeable {
 
     /** The page's length in bytes if it is here, else -1. Does not count as an access. */
     int length(PageId id);
+
+    /** The tiers of this store, nearest first, by the names {@link #tiersHolding} uses ("memory", "disk"). */
+    List<String> tiers();
+
+    /**
+     * The tiers that hold the page, nearest first (a promoted page is in two); empty when none
+     * does. Does not count as an access. For {@code strata info}'s pages per tier.
+     */
+    default List<String> tiersHolding(PageId id) {
+        return length(id) >= 0 ? tiers() : List.of();
+    }
 
     /** Drops the page if it is here. */
     void delete(PageId id);

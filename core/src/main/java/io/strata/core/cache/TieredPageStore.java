@@ -1,6 +1,7 @@
 package io.strata.core.cache;
 
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -104,6 +105,18 @@ public final class TieredPageStore implements PageStore {
     @Override
     public long usedBytes() {
         return memory.usedBytes() + disk.usedBytes();
+    }
+
+    @Override
+    public List<String> tiers() {
+        return List.of("memory", "disk");
+    }
+
+    @Override
+    public List<String> tiersHolding(PageId id) {
+        boolean inMemory = memory.length(id) >= 0;
+        boolean onDisk = disk.length(id) >= 0;
+        return inMemory && onDisk ? tiers() : inMemory ? memory.tiers() : onDisk ? disk.tiers() : List.of();
     }
 
     @Override

@@ -5,9 +5,10 @@ import java.util.Map;
 
 /**
  * One bit per inode number, in pages of {@value #PAGE_BITS} numbers allocated as they are
- * touched: 125 KB per million inodes, the only part of a load that grows with the volume.
+ * touched: 125 KB per million inodes, the only part of a load that grows with the volume (and the
+ * set of inodes an fsck reached).
  */
-final class InodeBits {
+public final class InodeBits {
     private static final int PAGE_SHIFT = 16;
     private static final int PAGE_BITS = 1 << PAGE_SHIFT;
 
@@ -15,12 +16,12 @@ final class InodeBits {
     private long lastPageNumber = -1;
     private long[] lastPage;
 
-    boolean get(long ino) {
+    public boolean get(long ino) {
         long[] page = page(ino, false);
         return page != null && (page[index(ino)] & bit(ino)) != 0;
     }
 
-    void set(long ino) {
+    public void set(long ino) {
         long[] page = page(ino, true);
         page[index(ino)] |= bit(ino);
     }

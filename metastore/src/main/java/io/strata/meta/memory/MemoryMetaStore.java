@@ -15,6 +15,7 @@ import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
 import io.strata.meta.dump.DumpSource;
 import io.strata.meta.dump.LoadTarget;
+import io.strata.meta.fsck.FsckTarget;
 import io.strata.meta.memory.MemoryNode.Link;
 
 import java.io.IOException;
@@ -368,6 +369,11 @@ public final class MemoryMetaStore implements MetaStore {
     @Override
     public LoadTarget loadTarget() {
         return new MemoryDump.Target(this);
+    }
+
+    @Override
+    public FsckTarget fsckTarget() {
+        return new MemoryFsck(this);
     }
 
     @Override

@@ -59,6 +59,7 @@ import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
 import io.strata.meta.dump.DumpSource;
 import io.strata.meta.dump.LoadTarget;
+import io.strata.meta.fsck.FsckTarget;
 import io.strata.meta.postgres.PostgresRows.DirectoryPage;
 import io.strata.meta.postgres.PostgresRows.Lookup;
 import io.strata.meta.postgres.PostgresRows.TypeAndTarget;
@@ -321,6 +322,13 @@ public final class PostgresMetaStore implements MetaStore {
     public LoadTarget loadTarget() throws IOException {
         checkOpen();
         return new PostgresDump.Target(transactions::borrow, where);
+    }
+
+    /** A scan and raw repairs, each a transaction of the store's pool; see {@link PostgresFsck}. */
+    @Override
+    public FsckTarget fsckTarget() throws IOException {
+        checkOpen();
+        return new PostgresFsck(transactions);
     }
 
     @Override

@@ -115,6 +115,22 @@ final class PostgresRows {
         }
     }
 
+    /** Up to {@code limit} inodes numbered above {@code after}, in number order (fsck's scan). */
+    List<Inode> inodesAfter(long after, int limit) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT " + INODE_COLUMNS + " FROM inodes WHERE ino > ? ORDER BY ino LIMIT ?")) {
+            statement.setLong(1, after);
+            statement.setInt(2, limit);
+            List<Inode> inodes = new ArrayList<>();
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    inodes.add(toInode(rows, 1));
+                }
+            }
+            return inodes;
+        }
+    }
+
     Inode requireInode(long ino) throws SQLException, FsException {
         return inode(ino).orElseThrow(() -> FsException.notFound("inode " + ino));
     }

@@ -77,6 +77,12 @@ final class RedisKeys {
         return LINKS + ino;
     }
 
+    /** A member of l<ino>: the parent as {@value #PARENT_DIGITS} digits, '/', the name (as link_member in Lua). */
+    static String linkMember(long parent, String name) {
+        String digits = Long.toString(parent);
+        return "0".repeat(PARENT_DIGITS - digits.length()) + digits + "/" + name;
+    }
+
     static byte[] bytes(String text) {
         return text.getBytes(StandardCharsets.UTF_8);
     }

@@ -16,6 +16,7 @@ import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
 import io.strata.meta.dump.DumpSource;
 import io.strata.meta.dump.LoadTarget;
+import io.strata.meta.fsck.FsckTarget;
 import io.strata.meta.redis.RedisScripts.Script;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import redis.clients.jedis.AbstractTransaction;
@@ -371,6 +372,12 @@ public final class RedisMetaStore implements MetaStore {
     @Override
     public LoadTarget loadTarget() throws IOException {
         return call(() -> new RedisDump.Target(jedis, where));
+    }
+
+    /** A scan and raw repairs over the store's pool; see {@link RedisFsck}. */
+    @Override
+    public FsckTarget fsckTarget() {
+        return new RedisFsck(jedis, where);
     }
 
     @Override

@@ -39,6 +39,7 @@ import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
 import io.strata.meta.dump.DumpSource;
 import io.strata.meta.dump.LoadTarget;
+import io.strata.meta.fsck.FsckTarget;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -323,6 +324,13 @@ public final class SqlMetaStore implements MetaStore {
     public LoadTarget loadTarget() throws IOException {
         checkOpen();
         return new SqlDump.Target(dialect);
+    }
+
+    /** A connection of its own, each repair one transaction; see {@link SqlFsck}. */
+    @Override
+    public FsckTarget fsckTarget() throws IOException {
+        checkOpen();
+        return new SqlFsck(dialect);
     }
 
     private void checkOpen() throws IOException {

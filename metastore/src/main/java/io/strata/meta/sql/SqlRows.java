@@ -57,6 +57,12 @@ final class SqlRows implements AutoCloseable {
         return queryOne("SELECT " + INODE_COLUMNS + " FROM inodes WHERE ino = ?", SqlRows::toInode, ino);
     }
 
+    /** Up to {@code limit} inodes numbered above {@code after}, in number order (fsck's scan). */
+    List<Inode> inodesAfter(long after, int limit) throws SQLException {
+        return queryList("SELECT " + INODE_COLUMNS + " FROM inodes WHERE ino > ? ORDER BY ino LIMIT ?",
+                SqlRows::toInode, after, limit);
+    }
+
     Inode requireInode(long ino) throws SQLException, FsException {
         return inode(ino).orElseThrow(() -> FsException.notFound("inode " + ino));
     }
@@ -232,6 +238,10 @@ final class SqlRows implements AutoCloseable {
         if (update("UPDATE counters SET value = value + ? WHERE name = ?", delta, name) != 1) {
             throw new SQLException("counter " + name + " is missing");
         }
+    }
+
+    void setCounter(String name, long value) throws SQLException {
+        update("UPDATE counters SET value = ? WHERE name = ?", value, name);
     }
 
     void insertCounter(String name, long value) throws SQLException {

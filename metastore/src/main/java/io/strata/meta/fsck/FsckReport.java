@@ -1,0 +1,41 @@
+package io.strata.meta.fsck;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What one fsck found and did.
+ *
+ * @param consistency what the view checked was, in the engine's words (a snapshot, or per page)
+ * @param inodes inodes reached from the root, the root included
+ * @param entries names seen (a hard link counts at each name)
+ * @param orphans inodes no name leads to
+ * @param ufsFiles files compared with the under storage; -1 when it was not checked
+ * @param problems every problem, in the order found, each marked whether this run repaired it
+ */
+public record FsckReport(String consistency, long inodes, long entries, long orphans, long ufsFiles,
+                         List<Problem> problems) {
+    public FsckReport {
+        requireNonNull(consistency, "consistency is null");
+        problems = List.copyOf(requireNonNull(problems, "problems is null"));
+    }
+
+    /** Problems this run left as they were: unrepairable ones, or all of them in a dry run. */
+    public long remaining() {
+        return problems.stream().filter(p -> !p.repaired()).count();
+    }
+
+    public long repaired() {
+        return problems.size() - remaining();
+    }
+
+    /** Problems a run with repairs would fix that this one did not. */
+    public long repairable() {
+        return problems.stream().filter(p -> p.repairable() && !p.repaired()).count();
+    }
+
+    public boolean clean() {
+        return remaining() == 0;
+    }
+}
