@@ -168,6 +168,7 @@ class PageReaderTest {
             @Override public boolean accepting() { return false; }
             @Override public int length(PageId id) { return -1; }
             @Override public void delete(PageId id) {}
+            @Override public java.util.List<String> tiers() { return java.util.List.of(); }
             @Override public long usedBytes() { return 0; }
             @Override public long pageCount() { return 0; }
             @Override public long capacityBytes() { return 0; }
