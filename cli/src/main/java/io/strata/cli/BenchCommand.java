@@ -1,5 +1,16 @@
 package io.strata.cli;
 
+import io.strata.cli.bench.BenchDirectory;
+import io.strata.cli.bench.BenchItem;
+import io.strata.cli.bench.BenchJson;
+import io.strata.cli.bench.BenchProgress;
+import io.strata.cli.bench.BenchReport;
+import io.strata.cli.bench.BenchResult;
+import io.strata.cli.bench.BenchSpec;
+import io.strata.cli.bench.BenchTable;
+import io.strata.cli.bench.BenchTarget;
+import io.strata.cli.bench.BenchWorkload;
+import io.strata.cli.bench.CacheDropper;
 import io.strata.core.conf.DataSize;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Help.Ansi;

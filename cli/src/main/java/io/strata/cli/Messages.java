@@ -7,10 +7,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 
 /** Exceptions as a few words for a one-line message: NIO's messages are often a bare path. */
-final class Messages {
+public final class Messages {
     private Messages() {}
 
-    static String describe(Throwable e) {
+    public static String describe(Throwable e) {
         if (e instanceof FileSystemException fs && fs.getReason() == null) {
             String file = fs.getFile();
             if (e instanceof NoSuchFileException) {

@@ -110,11 +110,11 @@ final class WarmupCommand extends StrataSubcommand {
             long[] report = cachedReport(file);
             cachedTotal += report[0];
             sizeTotal += report[1];
-            out().printf("%s  %s of %s cached  %s%n", percent(report[0], report[1]), bytes(report[0]),
-                    bytes(report[1]), file);
+            out().printf("%s  %s of %s cached  %s%n", Units.percent(report[0], report[1]), Units.bytes(report[0]),
+                    Units.bytes(report[1]), file);
         }
-        out().printf("total: %s of %s cached (%s) in %d files%n", bytes(cachedTotal), bytes(sizeTotal),
-                percent(cachedTotal, sizeTotal).trim(), files.size());
+        out().printf("total: %s of %s cached (%s) in %d files%n", Units.bytes(cachedTotal), Units.bytes(sizeTotal),
+                Units.percent(cachedTotal, sizeTotal).trim(), files.size());
         return ExitCodes.OK;
     }
 
@@ -175,7 +175,7 @@ final class WarmupCommand extends StrataSubcommand {
         }
         progress.finish();
         double seconds = (System.nanoTime() - startNs) / 1e9;
-        out().printf("warmed %d files, %s in %.1f s%n", files.size() - failures.size(), bytes(progress.bytes.get()),
+        out().printf("warmed %d files, %s in %.1f s%n", files.size() - failures.size(), Units.bytes(progress.bytes.get()),
                 seconds);
         failures.forEach(f -> error("cannot read " + f));
         return failures.isEmpty() ? ExitCodes.OK : ExitCodes.FAILURE;
@@ -220,24 +220,6 @@ final class WarmupCommand extends StrataSubcommand {
         }
     }
 
-    static String bytes(long n) {
-        if (n < 1024) {
-            return n + " B";
-        }
-        String[] units = {"KiB", "MiB", "GiB", "TiB"};
-        double value = n;
-        int unit = -1;
-        while (value >= 1024 && unit < units.length - 1) {
-            value /= 1024;
-            unit++;
-        }
-        return String.format(Locale.ROOT, "%.1f %s", value, units[unit]);
-    }
-
-    static String percent(long part, long whole) {
-        return String.format(Locale.ROOT, "%5.1f%%", whole == 0 ? 100.0 : 100.0 * part / whole);
-    }
-
     /** Progress: a redrawn bar on a terminal, one line per finished file otherwise. */
     private static final class Progress {
         private static final int WIDTH = 30;
@@ -258,7 +240,7 @@ final class WarmupCommand extends StrataSubcommand {
         synchronized void fileDone(Path file, long n) {
             done++;
             if (!bar) {
-                out.printf("warmed %s (%s)%n", file, WarmupCommand.bytes(n));
+                out.printf("warmed %s (%s)%n", file, Units.bytes(n));
                 out.flush();
             }
         }
@@ -270,7 +252,7 @@ final class WarmupCommand extends StrataSubcommand {
             long n = bytes.get();
             int filled = total == 0 ? WIDTH : (int) Math.min(WIDTH, WIDTH * n / total);
             out.printf("\r[%s%s] %s %s / %s, %d/%d files", "#".repeat(filled), " ".repeat(WIDTH - filled),
-                    WarmupCommand.percent(n, total), WarmupCommand.bytes(n), WarmupCommand.bytes(total), done, files);
+                    Units.percent(n, total), Units.bytes(n), Units.bytes(total), done, files);
             out.flush();
         }
 

@@ -1,6 +1,7 @@
 package io.strata.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.strata.cli.bench.BenchItem;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

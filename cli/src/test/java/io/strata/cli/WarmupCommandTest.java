@@ -34,9 +34,9 @@ class WarmupCommandTest {
 
     @Test
     void sizesAndPercentagesReadWell() {
-        assertEquals("512 B", WarmupCommand.bytes(512));
-        assertEquals("1.5 MiB", WarmupCommand.bytes(3 << 19));
-        assertEquals(" 50.0%", WarmupCommand.percent(1, 2));
-        assertEquals("100.0%", WarmupCommand.percent(0, 0));
+        assertEquals("512 B", Units.bytes(512));
+        assertEquals("1.5 MiB", Units.bytes(3 << 19));
+        assertEquals(" 50.0%", Units.percent(1, 2));
+        assertEquals("100.0%", Units.percent(0, 0));
     }
 }

@@ -1,8 +1,7 @@
 package io.strata.client.metrics;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
+import io.strata.core.metrics.OpMeters;
 import io.strata.meta.Dentry;
 import io.strata.meta.DirectoryEntry;
 import io.strata.meta.Inode;
@@ -19,69 +18,29 @@ import io.strata.meta.dump.LoadTarget;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Times every call into a metastore engine: {@code strata.meta.ops} (a timer per {@code op}) and
- * {@code strata.meta.errors} (per {@code op}). It sits below the heap metadata cache, so it counts
+ * Times every call into a metastore engine ({@link OpMeters}: {@code strata.meta.ops}, a timer per
+ * {@code op}, and {@code strata.meta.errors}). It sits below the heap metadata cache, so it counts
  * what reached the engine (a round trip on PostgreSQL or Redis), not what the cache answered.
  */
 public final class MeteredMetaStore implements MetaStore {
-    static final String OPS = "strata.meta.ops";
-    static final String ERRORS = "strata.meta.errors";
-
     private final MetaStore engine;
-    private final MeterRegistry registry;
-    private final ConcurrentMap<String, Op> ops = new ConcurrentHashMap<>();
+    private final OpMeters ops;
 
     public MeteredMetaStore(MetaStore engine, MeterRegistry registry) {
         this.engine = requireNonNull(engine, "engine is null");
-        this.registry = requireNonNull(registry, "registry is null");
+        this.ops = new OpMeters(registry, "strata.meta", "metastore engine calls");
     }
 
-    /** One operation's two meters, made on first use and looked up without allocating after. */
-    private record Op(Timer timer, Counter errors) {}
-
-    @FunctionalInterface
-    private interface Call<T> {
-        T run() throws IOException;
+    private <T> T timed(String name, OpMeters.Call<T> call) throws IOException {
+        return ops.timed(name, call);
     }
 
-    @FunctionalInterface
-    private interface VoidCall {
-        void run() throws IOException;
-    }
-
-    private Op op(String name) {
-        return ops.computeIfAbsent(name, n -> new Op(
-                Timer.builder(OPS).tag("op", n).description("metastore engine calls").publishPercentileHistogram()
-                        .register(registry),
-                Counter.builder(ERRORS).tag("op", n).description("metastore engine calls that failed")
-                        .register(registry)));
-    }
-
-    private <T> T timed(String name, Call<T> call) throws IOException {
-        Op op = op(name);
-        long start = System.nanoTime();
-        try {
-            return call.run();
-        } catch (IOException | RuntimeException e) {
-            op.errors().increment();
-            throw e;
-        } finally {
-            op.timer().record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private void timed(String name, VoidCall call) throws IOException {
-        timed(name, () -> {
-            call.run();
-            return null;
-        });
+    private void timed(String name, OpMeters.VoidCall call) throws IOException {
+        ops.timed(name, call);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package io.strata.cli;
+package io.strata.cli.bench;
 
 import io.strata.fuse.MountPoints;
 
@@ -11,18 +11,18 @@ import static java.util.Objects.requireNonNull;
  * Where {@code strata bench} runs: the directory given ({@code path}, symlinks resolved) and the
  * mount holding it, from {@code /proc/self/mountinfo}; for a Strata mount, what it mounts.
  */
-record BenchTarget(Path path, Optional<MountPoints.Entry> mount) {
+public record BenchTarget(Path path, Optional<MountPoints.Entry> mount) {
     /** Strata's mounts are {@code fuse.strata}, their source {@code strata:<source>} (see KernelTransport). */
     private static final String STRATA_TYPE = "fuse.strata";
     private static final String STRATA_SOURCE = "strata:";
 
-    BenchTarget {
+    public BenchTarget {
         requireNonNull(path, "path is null");
         requireNonNull(mount, "mount is null");
     }
 
     /** {@code realPath} and the mount holding it: the longest mount point above it, the topmost of equals. */
-    static BenchTarget of(Path realPath) {
+    public static BenchTarget of(Path realPath) {
         MountPoints.Entry found = null;
         for (MountPoints.Entry entry : MountPoints.table()) {
             if (realPath.startsWith(entry.mountPoint()) && (found == null
@@ -34,13 +34,13 @@ record BenchTarget(Path path, Optional<MountPoints.Entry> mount) {
     }
 
     /** What the Strata mount holding the path mounts, {@code s3} or {@code directory}; empty off Strata. */
-    Optional<String> strataKind() {
+    public Optional<String> strataKind() {
         return mount.filter(m -> m.fsType().equals(STRATA_TYPE))
                 .map(m -> strataSource().startsWith("s3://") ? "s3" : "directory");
     }
 
     /** The mount in a few words: {@code a Strata mount of s3://bucket/prefix (S3) at /mnt}, {@code ext4 (/dev/sda1) at /}. */
-    String describeMount() {
+    public String describeMount() {
         if (mount.isEmpty()) {
             return "a file system missing from the mount table";
         }

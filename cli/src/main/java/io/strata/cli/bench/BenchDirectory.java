@@ -1,4 +1,6 @@
-package io.strata.cli;
+package io.strata.cli.bench;
+
+import io.strata.cli.Messages;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,7 +19,7 @@ import static java.util.Objects.requireNonNull;
  * JVM is stopped first (Ctrl-C, SIGTERM), after {@code stopWork} has stopped the threads still
  * writing into it.
  */
-final class BenchDirectory implements AutoCloseable {
+public final class BenchDirectory implements AutoCloseable {
     private final Path path;
     private final Thread hook;
 
@@ -35,14 +37,14 @@ final class BenchDirectory implements AutoCloseable {
     }
 
     /** Creates {@code strata-bench-<random>} in {@code parent}; {@code stopWork} runs before a removal at exit. */
-    static BenchDirectory create(Path parent, Runnable stopWork) throws IOException {
+    public static BenchDirectory create(Path parent, Runnable stopWork) throws IOException {
         requireNonNull(stopWork, "stopWork is null");
         BenchDirectory dir = new BenchDirectory(Files.createTempDirectory(parent, "strata-bench-"), stopWork);
         Runtime.getRuntime().addShutdownHook(dir.hook);
         return dir;
     }
 
-    Path path() {
+    public Path path() {
         return path;
     }
 

@@ -1,5 +1,6 @@
-package io.strata.cli;
+package io.strata.cli.bench;
 
+import io.strata.cli.Units;
 import java.io.PrintWriter;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -8,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * terminal, left complete when the phase ends; nothing elsewhere, so piped output and
  * {@code --json} hold only the results. Threads {@link #add} to it; the waiting thread draws.
  */
-final class BenchProgress {
+public final class BenchProgress {
     private static final int WIDTH = 30;
 
     private final PrintWriter out;
@@ -25,27 +26,27 @@ final class BenchProgress {
     }
 
     /** A bar on {@code out}, counting bytes ({@code inBytes}) or files; {@code out} null draws nothing. */
-    static BenchProgress of(PrintWriter out, BenchItem item, long total) {
+    public static BenchProgress of(PrintWriter out, BenchItem item, long total) {
         return new BenchProgress(out, item.label(), total, item.bigFile());
     }
 
-    void add(long n) {
+    public void add(long n) {
         done.addAndGet(n);
     }
 
-    void draw() {
+    public void draw() {
         if (out == null) {
             return;
         }
         long n = Math.min(done.get(), total);
         int filled = total == 0 ? WIDTH : (int) (WIDTH * n / total);
         out.printf("\r%-16s [%s%s] %s %s / %s", label, "#".repeat(filled), " ".repeat(WIDTH - filled),
-                WarmupCommand.percent(n, total), amount(n), amount(total));
+                Units.percent(n, total), amount(n), amount(total));
         out.flush();
     }
 
     /** The phase is over: the complete bar, and a new line for the next one. */
-    void finish() {
+    public void finish() {
         if (out == null) {
             return;
         }
@@ -56,6 +57,6 @@ final class BenchProgress {
     }
 
     private String amount(long n) {
-        return inBytes ? WarmupCommand.bytes(n) : n + " files";
+        return inBytes ? Units.bytes(n) : n + " files";
     }
 }

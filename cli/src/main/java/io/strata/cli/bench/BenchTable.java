@@ -1,5 +1,6 @@
-package io.strata.cli;
+package io.strata.cli.bench;
 
+import io.strata.cli.Units;
 import picocli.CommandLine.Help.Ansi;
 
 import java.io.PrintWriter;
@@ -12,23 +13,23 @@ import java.util.Locale;
  * rate, cost per file), each figure coloured by its {@link BenchItem.Rating} when {@code ansi} is
  * on, and whether the kernel caches were dropped.
  */
-final class BenchTable {
+public final class BenchTable {
     private static final String[] HEADER = {"ITEM", "VALUE", "COST"};
 
     private BenchTable() {}
 
     /** What is about to run, and where; printed before the progress bars. */
-    static void printHeader(BenchTarget target, BenchSpec spec, PrintWriter out) {
+    public static void printHeader(BenchTarget target, BenchSpec spec, PrintWriter out) {
         out.printf("strata bench: %d thread%s in %s, on %s%n", spec.threads(), spec.threads() == 1 ? "" : "s",
                 target.path(), target.describeMount());
         out.printf("each thread: 1 big file of %s, %d small files of %s; blocks of %s%n",
-                WarmupCommand.bytes(spec.bigFileSize()), spec.smallFileCount(), WarmupCommand.bytes(spec.smallFileSize()),
-                WarmupCommand.bytes(spec.blockSize()));
+                Units.bytes(spec.bigFileSize()), spec.smallFileCount(), Units.bytes(spec.smallFileSize()),
+                Units.bytes(spec.blockSize()));
         out.flush();
     }
 
     /** The table and what to know to read it. */
-    static void printResults(BenchReport report, Ansi ansi, PrintWriter out) {
+    public static void printResults(BenchReport report, Ansi ansi, PrintWriter out) {
         List<String[]> rows = new ArrayList<>();
         List<BenchItem.Rating[]> ratings = new ArrayList<>();
         for (BenchResult result : report.results()) {
@@ -60,13 +61,13 @@ final class BenchTable {
     }
 
     /** MiB/s with one decimal; files/s whole from 100 on. */
-    static String rate(BenchResult result) {
+    public static String rate(BenchResult result) {
         double rate = result.rate();
         return String.format(Locale.ROOT, result.item().bigFile() || rate < 100 ? "%.1f" : "%.0f", rate);
     }
 
     /** Enough decimals to show a short time: 1.0, 0.25, 0.042. */
-    static String cost(double cost) {
+    public static String cost(double cost) {
         return String.format(Locale.ROOT, cost >= 1 ? "%.1f" : cost >= 0.1 ? "%.2f" : "%.3f", cost);
     }
 

@@ -1,10 +1,10 @@
-package io.strata.cli;
+package io.strata.cli.bench;
 
 import org.junit.jupiter.api.Test;
 
-import static io.strata.cli.BenchItem.Rating.FAIR;
-import static io.strata.cli.BenchItem.Rating.GOOD;
-import static io.strata.cli.BenchItem.Rating.POOR;
+import static io.strata.cli.bench.BenchItem.Rating.FAIR;
+import static io.strata.cli.bench.BenchItem.Rating.GOOD;
+import static io.strata.cli.bench.BenchItem.Rating.POOR;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** The thresholds {@code strata bench} rates its figures against (JuiceFS's, see {@link BenchItem}). */

@@ -1,4 +1,6 @@
-package io.strata.cli;
+package io.strata.cli.bench;
+
+import io.strata.cli.Messages;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -32,7 +34,7 @@ import static java.util.Objects.requireNonNull;
  * file system's business, and part of what is measured. {@link #cancel()} (Ctrl-C) stops the
  * threads between blocks.
  */
-final class BenchWorkload implements AutoCloseable {
+public final class BenchWorkload implements AutoCloseable {
     private static final long PROGRESS_INTERVAL_MILLIS = 200;
 
     private final Path dir;
@@ -43,7 +45,7 @@ final class BenchWorkload implements AutoCloseable {
     private final ThreadLocal<ByteBuffer> readBlocks;
     private volatile boolean cancelled;
 
-    BenchWorkload(Path dir, BenchSpec spec) {
+    public BenchWorkload(Path dir, BenchSpec spec) {
         this.dir = requireNonNull(dir, "dir is null");
         this.spec = requireNonNull(spec, "spec is null");
         AtomicInteger ids = new AtomicInteger();
@@ -62,19 +64,19 @@ final class BenchWorkload implements AutoCloseable {
         this.readBlocks = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(spec.blockSize()));
     }
 
-    BenchResult writeBigFile(BenchProgress progress) throws IOException {
+    public BenchResult writeBigFile(BenchProgress progress) throws IOException {
         long size = spec.bigFileSize();
         return phase(BenchItem.WRITE_BIG_FILE, spec.threads(), size, true, progress,
                 thread -> write(bigFile(thread), size, progress));
     }
 
-    BenchResult readBigFile(BenchProgress progress) throws IOException {
+    public BenchResult readBigFile(BenchProgress progress) throws IOException {
         long size = spec.bigFileSize();
         return phase(BenchItem.READ_BIG_FILE, spec.threads(), size, true, progress,
                 thread -> read(bigFile(thread), size, progress));
     }
 
-    BenchResult writeSmallFiles(BenchProgress progress) throws IOException {
+    public BenchResult writeSmallFiles(BenchProgress progress) throws IOException {
         long size = spec.smallFileSize();
         return phase(BenchItem.WRITE_SMALL_FILE, spec.smallFiles(), size, true, progress, thread -> {
             for (int i = 0; i < spec.smallFileCount(); i++) {
@@ -84,7 +86,7 @@ final class BenchWorkload implements AutoCloseable {
         });
     }
 
-    BenchResult readSmallFiles(BenchProgress progress) throws IOException {
+    public BenchResult readSmallFiles(BenchProgress progress) throws IOException {
         long size = spec.smallFileSize();
         return phase(BenchItem.READ_SMALL_FILE, spec.smallFiles(), size, true, progress, thread -> {
             for (int i = 0; i < spec.smallFileCount(); i++) {
@@ -94,7 +96,7 @@ final class BenchWorkload implements AutoCloseable {
         });
     }
 
-    BenchResult statSmallFiles(BenchProgress progress) throws IOException {
+    public BenchResult statSmallFiles(BenchProgress progress) throws IOException {
         long size = spec.smallFileSize();
         return phase(BenchItem.STAT_FILE, spec.smallFiles(), size, false, progress, thread -> {
             for (int i = 0; i < spec.smallFileCount(); i++) {
@@ -110,7 +112,7 @@ final class BenchWorkload implements AutoCloseable {
     }
 
     /** Stops the threads between blocks and waits a little for them; for Ctrl-C. */
-    void cancel() {
+    public void cancel() {
         cancelled = true;
         pool.shutdownNow();
         try {
@@ -121,7 +123,7 @@ final class BenchWorkload implements AutoCloseable {
     }
 
     /** Whether {@link #cancel()} stopped the run. */
-    boolean cancelled() {
+    public boolean cancelled() {
         return cancelled;
     }
 

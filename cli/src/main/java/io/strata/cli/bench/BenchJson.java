@@ -1,4 +1,4 @@
-package io.strata.cli;
+package io.strata.cli.bench;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -20,13 +20,13 @@ import java.util.Locale;
  *               "cost", "costUnit", "costRating"}]}
  * }</pre>
  */
-final class BenchJson {
+public final class BenchJson {
     private static final JsonFactory FACTORY = JsonFactory.builder().build()
             .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET); // the writer is picocli's stdout
 
     private BenchJson() {}
 
-    static void write(BenchReport report, Writer out) throws IOException {
+    public static void write(BenchReport report, Writer out) throws IOException {
         try (JsonGenerator json = FACTORY.createGenerator(out).useDefaultPrettyPrinter()) {
             json.writeStartObject();
             BenchTarget target = report.target();

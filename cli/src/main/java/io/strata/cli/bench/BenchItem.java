@@ -1,4 +1,4 @@
-package io.strata.cli;
+package io.strata.cli.bench;
 
 /**
  * The rows of {@code strata bench}, each with what it measures and the thresholds its figures are
@@ -14,7 +14,7 @@ package io.strata.cli;
  * costs are given for a 1 GiB file and scaled with {@code --big-file-size}, so that they stand
  * for the same per-thread throughput whatever the size.
  */
-enum BenchItem {
+public enum BenchItem {
     //                   label               bigFile goodRate poorRate goodCost poorCost (MiB/s or files/s; s or ms)
     WRITE_BIG_FILE("Write big file", true, 200, 100, 10, 50),
     READ_BIG_FILE("Read big file", true, 200, 100, 10, 50),
@@ -43,31 +43,31 @@ enum BenchItem {
     /** How a figure compares with the thresholds: green, yellow or red in the table. */
     enum Rating { GOOD, FAIR, POOR }
 
-    String label() {
+    public String label() {
         return label;
     }
 
     /** Whether the row is about the big files: its rate is in MiB/s and its cost in s/file. */
-    boolean bigFile() {
+    public boolean bigFile() {
         return bigFile;
     }
 
-    String rateUnit() {
+    public String rateUnit() {
         return bigFile ? "MiB/s" : "files/s";
     }
 
-    String costUnit() {
+    public String costUnit() {
         return bigFile ? "s/file" : "ms/file";
     }
 
     /** {@code rate} (in {@link #rateUnit()}) of a run with {@code threads} threads. */
-    Rating rateRating(double rate, int threads) {
+    public Rating rateRating(double rate, int threads) {
         double scale = bigFile ? 1 : threads;
         return rate > goodRate * scale ? Rating.GOOD : rate > poorRate * scale ? Rating.FAIR : Rating.POOR;
     }
 
     /** {@code cost} (in {@link #costUnit()}) of files of {@code fileSize} bytes. */
-    Rating costRating(double cost, long fileSize) {
+    public Rating costRating(double cost, long fileSize) {
         double scale = bigFile ? fileSize / GIB : 1;
         return cost < goodCost * scale ? Rating.GOOD : cost < poorCost * scale ? Rating.FAIR : Rating.POOR;
     }

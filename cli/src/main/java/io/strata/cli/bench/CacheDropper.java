@@ -1,4 +1,6 @@
-package io.strata.cli;
+package io.strata.cli.bench;
+
+import io.strata.cli.Messages;
 
 import java.io.File;
 import java.io.IOException;
@@ -15,7 +17,7 @@ import java.util.concurrent.TimeUnit;
  * have come from memory. Strata's own page cache (memory and disk tiers) is not the kernel's and
  * stays: a read through a mount may still be served from it.
  */
-final class CacheDropper {
+public final class CacheDropper {
     private static final Path DROP_CACHES = Path.of("/proc/sys/vm/drop_caches");
     private static final long SYNC_TIMEOUT_SECONDS = 120;
 
@@ -23,13 +25,13 @@ final class CacheDropper {
     private String failure;
 
     /** {@code enabled} false never drops (--no-drop-caches: the machine is shared, or the caches are the point). */
-    CacheDropper(boolean enabled) {
+    public CacheDropper(boolean enabled) {
         this.enabled = enabled;
         this.failure = enabled ? null : "--no-drop-caches";
     }
 
     /** Drops the caches; after the first failure it stops trying. */
-    void drop() {
+    public void drop() {
         if (failure != null) {
             return;
         }
@@ -45,11 +47,11 @@ final class CacheDropper {
     }
 
     /** Why the caches were not dropped, if they were not. */
-    Optional<String> failure() {
+    public Optional<String> failure() {
         return Optional.ofNullable(failure);
     }
 
-    boolean enabled() {
+    public boolean enabled() {
         return enabled;
     }
 

@@ -1,4 +1,4 @@
-package io.strata.cli;
+package io.strata.cli.bench;
 
 import java.util.List;
 import java.util.Optional;
@@ -10,9 +10,9 @@ import static java.util.Objects.requireNonNull;
  * phase, why the kernel caches were not dropped (if they were not), and the whole run's time.
  * {@link BenchTable} and {@link BenchJson} print it.
  */
-record BenchReport(BenchTarget target, BenchSpec spec, List<BenchResult> results, Optional<String> cachesNotDropped,
+public record BenchReport(BenchTarget target, BenchSpec spec, List<BenchResult> results, Optional<String> cachesNotDropped,
                    long nanos) {
-    BenchReport {
+    public BenchReport {
         requireNonNull(target, "target is null");
         requireNonNull(spec, "spec is null");
         results = List.copyOf(results);
