@@ -149,7 +149,7 @@ class ObservabilityTest {
         assertEquals(4, lines.size(), out);
         assertTrue(lines.get(0).startsWith("-usage"), out);
         assertTrue(lines.get(1).contains("ops") && lines.get(1).contains("hit%"), out);
-        assertTrue(lines.get(2).matches("^\\s+[0-9.]+%\\s+\\d+M\\s.*"), out);
+        assertTrue(lines.get(2).matches("^\\s+[0-9.]+%\\s+[0-9.]+[KMG]?\\s.*"), out);
     }
 
     private static List<String> readAccessLog(long millis) {
