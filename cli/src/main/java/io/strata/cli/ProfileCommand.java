@@ -81,8 +81,8 @@ final class ProfileCommand extends StrataSubcommand {
      */
     private int live(Profile profile, Path log) throws IOException {
         if (!Files.exists(log)) {
-            throw CliException.badInput(source + " has no " + ACCESS_LOG + ": it is not the root of a Strata mount,"
-                    + " or one mounted with fuse=jnr (which has none)");
+            throw CliException.badInput(source + " has no " + ACCESS_LOG + ": give the root of a Strata mount, or a"
+                    + " saved access log");
         }
         boolean inPlace = terminal != null ? terminal : System.console() != null;
         long start = System.nanoTime();

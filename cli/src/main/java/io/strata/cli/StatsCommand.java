@@ -20,7 +20,7 @@ import java.time.Duration;
  */
 @Command(name = "stats", sortOptions = false,
         description = {"Show a mount's activity live: cpu/mem, FUSE ops and bytes, metastore, page store, under storage.",
-                "Reads MOUNTPOINT/.stats once per interval (fuse=kernel mounts)."})
+                "Reads MOUNTPOINT/.stats once per interval."})
 final class StatsCommand extends StrataSubcommand {
     static final String STATS_FILE = ".stats";
 
@@ -83,9 +83,7 @@ final class StatsCommand extends StrataSubcommand {
         }
         Path stats = mountPoint.resolve(STATS_FILE);
         if (!Files.exists(stats)) {
-            throw CliException.badInput(mountPoint + " has no " + STATS_FILE + ": it is not the root of a Strata mount,"
-                    + " or one mounted with fuse=jnr (which has none; mount with -o metrics_port=N and scrape"
-                    + " /metrics instead)");
+            throw CliException.badInput(mountPoint + " has no " + STATS_FILE + ": give the root of a Strata mount");
         }
         return stats;
     }

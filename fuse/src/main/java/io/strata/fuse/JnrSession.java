@@ -43,7 +43,7 @@ final class JnrSession implements FuseSession {
         }
         StrataFuse fuse;
         try {
-            fuse = new StrataFuse(fs, stats.meters());
+            fuse = new StrataFuse(fs, stats);
         } catch (UnsatisfiedLinkError | NoClassDefFoundError e) {
             throw new MountException("libfuse2 is not installed (" + e.getMessage()
                     + "); install it with: apt-get install libfuse2, or mount with -o fuse=kernel", e);

@@ -5,7 +5,11 @@ import io.strata.client.FsStatistics;
 import io.strata.client.StrataFileSystem;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
+import io.strata.fuse.observe.AccessLog;
+import io.strata.fuse.observe.ControlFiles;
+import io.strata.fuse.observe.ControlFiles.ControlFile;
 import io.strata.fuse.observe.FuseMeters;
+import io.strata.fuse.observe.MountStats;
 import io.strata.meta.Inode;
 import io.strata.meta.XattrMode;
 import com.kenai.jffi.MemoryIO;
@@ -27,6 +31,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.LongAccumulator;
 
 import static java.util.Objects.requireNonNull;
@@ -52,15 +57,19 @@ final class StrataFuse extends FuseStubFS {
      * buffers, which libfuse2's short-lived worker threads would keep reallocating).
      */
     private static final MemoryIO NATIVE = MemoryIO.getInstance();
+    /** The callbacks a control file answers; any other on one is EPERM. */
+    private static final Set<String> CONTROL_FILE_CALLS = Set.of("getattr", "fgetattr", "open", "release", "access");
 
     private final StrataFileSystem fs;
     private final FuseMeters meters;
+    private final ControlFiles control;
     private final LongAccumulator largestRead = new LongAccumulator(Math::max, 0);
     private final LongAccumulator largestWrite = new LongAccumulator(Math::max, 0);
 
-    StrataFuse(StrataFileSystem fs, FuseMeters meters) {
+    StrataFuse(StrataFileSystem fs, MountStats stats) {
         this.fs = requireNonNull(fs, "fs is null");
-        this.meters = requireNonNull(meters, "meters is null");
+        this.meters = stats.meters();
+        this.control = stats.controlFiles();
         enableUtimeOmit();
     }
 
@@ -101,12 +110,26 @@ final class StrataFuse extends FuseStubFS {
 
     @Override
     public int getattr(String path, FileStat stat) {
+        Optional<ControlFile> file = controlFile(path);
+        if (file.isPresent()) {
+            return call("getattr", path, () -> fill(stat, control.inode(file.get())));
+        }
         return call("getattr", path, () -> fill(stat, fs.getattr(path)));
     }
 
     @Override
     public int fgetattr(String path, FileStat stat, FuseFileInfo fi) {
+        Optional<ControlFile> file = controlFile(path);
+        if (file.isPresent()) {
+            return call("fgetattr", path, () -> fill(stat, control.inode(file.get())));
+        }
         return call("fgetattr", path, () -> fill(stat, fs.fstat(fi.fh.get())));
+    }
+
+    /** {@code /.stats} and {@code /.accesslog} ({@link ControlFiles}), answered here, not by the file system. */
+    private static Optional<ControlFile> controlFile(String path) {
+        return path.startsWith("/.") && path.indexOf('/', 1) < 0 ? ControlFiles.byName(path.substring(1))
+                : Optional.empty();
     }
 
     private static void fill(FileStat stat, Inode inode) {
@@ -159,6 +182,9 @@ final class StrataFuse extends FuseStubFS {
 
     @Override
     public int access(String path, int mask) {
+        if (controlFile(path).isPresent()) {
+            return call("access", path, () -> { });
+        }
         return call("access", path, () -> fs.access(path, mask, caller()));
     }
 
@@ -244,7 +270,29 @@ final class StrataFuse extends FuseStubFS {
 
     @Override
     public int open(String path, FuseFileInfo fi) {
+        Optional<ControlFile> file = controlFile(path);
+        if (file.isPresent()) {
+            if ((fi.flags.get() & 3) != 0) {
+                return served("open", path, System.nanoTime(), -FsError.EACCES.errno());
+            }
+            return call("open", path, () -> {
+                fi.fh.set(control.open(file.get()));
+                setDirectIo(fi);
+            });
+        }
         return call("open", path, () -> fi.fh.set(fs.open(path, fi.flags.get())));
+    }
+
+    /**
+     * Sets {@code direct_io} in libfuse2's {@code struct fuse_file_info}, which jnr-fuse declares
+     * only as padding: the control files report size 0, and without direct I/O the kernel would
+     * read nothing past it. In libfuse 2.9 the bit fields follow {@code int flags},
+     * {@code unsigned long fh_old} and {@code int writepage}; direct_io is their lowest bit.
+     */
+    private static void setDirectIo(FuseFileInfo fi) {
+        long bitFields = 2L * jnr.ffi.Runtime.getSystemRuntime().addressSize() + 4;
+        Pointer memory = jnr.ffi.Struct.getMemory(fi);
+        memory.putInt(bitFields, memory.getInt(bitFields) | 1);
     }
 
     @Override
@@ -252,13 +300,22 @@ final class StrataFuse extends FuseStubFS {
         largestRead.accumulate(size);
         long start = System.nanoTime();
         int result;
+        if (controlFile(path).isPresent()) {
+            try {
+                result = control.read(fi.fh.get(), offset, NATIVE.newDirectByteBuffer(buf.address(), (int) size));
+                return served("read", path, start, result < 0 ? -FsError.EBADF.errno() : result);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return served("read", path, start, -FsError.EIO.errno());
+            }
+        }
         try {
             result = fs.read(fi.fh.get(), NATIVE.newDirectByteBuffer(buf.address(), (int) size), offset);
             meters.read(Math.max(result, 0));
         } catch (Exception e) {
             result = failure("read", path, e);
         }
-        return served("read", start, result);
+        return served("read", path, start, result);
     }
 
     @Override
@@ -273,11 +330,14 @@ final class StrataFuse extends FuseStubFS {
         } catch (Exception e) {
             result = failure("write", path, e);
         }
-        return served("write", start, result);
+        return served("write", path, start, result);
     }
 
     @Override
     public int flush(String path, FuseFileInfo fi) {
+        if (controlFile(path).isPresent()) {
+            return 0;
+        }
         return call("flush", path, () -> fs.flush(fi.fh.get()));
     }
 
@@ -288,6 +348,9 @@ final class StrataFuse extends FuseStubFS {
 
     @Override
     public int release(String path, FuseFileInfo fi) {
+        if (controlFile(path).isPresent()) {
+            return call("release", path, () -> control.release(fi.fh.get()));
+        }
         return call("release", path, () -> fs.release(fi.fh.get()));
     }
 
@@ -316,19 +379,25 @@ final class StrataFuse extends FuseStubFS {
     public int getxattr(String path, String name, Pointer value, @size_t long size) {
         long start = System.nanoTime();
         int result;
+        if (controlFile(path).isPresent()) {
+            return served("getxattr", path, start, -FsError.ENODATA.errno());
+        }
         try {
             Optional<byte[]> found = fs.getxattr(path, name);
             result = found.isEmpty() ? -FsError.ENODATA.errno() : copyOut(found.get(), value, size);
         } catch (Exception e) {
             result = failure("getxattr", path, e);
         }
-        return served("getxattr", start, result);
+        return served("getxattr", path, start, result);
     }
 
     @Override
     public int listxattr(String path, Pointer list, @size_t long size) {
         long start = System.nanoTime();
         int result;
+        if (controlFile(path).isPresent()) {
+            return served("listxattr", path, start, 0);
+        }
         try {
             List<String> names = fs.listxattr(path);
             StringBuilder joined = new StringBuilder();
@@ -337,7 +406,7 @@ final class StrataFuse extends FuseStubFS {
         } catch (Exception e) {
             result = failure("listxattr", path, e);
         }
-        return served("listxattr", start, result);
+        return served("listxattr", path, start, result);
     }
 
     /** The xattr calls' protocol: size 0 asks for the length; a short buffer is ERANGE. */
@@ -371,6 +440,9 @@ final class StrataFuse extends FuseStubFS {
 
     private int call(String op, String path, Operation operation) {
         long start = System.nanoTime();
+        if (controlFile(path).isPresent() && !CONTROL_FILE_CALLS.contains(op)) {
+            return served(op, path, start, -FsError.EPERM.errno()); // read-only, and not the file system's
+        }
         int result;
         try {
             operation.run();
@@ -378,12 +450,24 @@ final class StrataFuse extends FuseStubFS {
         } catch (Exception e) {
             result = failure(op, path, e);
         }
-        return served(op, start, result);
+        return served(op, path, start, result);
     }
 
-    /** Meters a callback by libfuse's name for it; returns its result (negative: an errno). */
-    private int served(String op, long start, int result) {
-        meters.served(op, result < 0 ? -result : 0, System.nanoTime() - start);
+    /**
+     * Meters a callback by libfuse's name for it, and logs it if anyone reads the access log;
+     * returns its result (negative: an errno).
+     */
+    private int served(String op, String path, long start, int result) {
+        long nanos = System.nanoTime() - start;
+        int errno = result < 0 ? -result : 0;
+        meters.served(op, errno, nanos);
+        AccessLog accessLog = control.accessLog();
+        if (accessLog.active() && controlFile(path).isEmpty()) {
+            FuseContext context = getContext();
+            String bytes = errno == 0 && (op.equals("read") || op.equals("write")) ? Integer.toString(result) : null;
+            accessLog.record(context.uid.intValue(), context.gid.intValue(), context.pid.intValue(), op,
+                    '"' + path + '"', errno, bytes, nanos);
+        }
         return result;
     }
 

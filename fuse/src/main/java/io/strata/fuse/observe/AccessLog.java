@@ -1,6 +1,7 @@
 package io.strata.fuse.observe;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.nio.ByteBuffer;
@@ -9,6 +10,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,6 +30,7 @@ import static java.util.Objects.requireNonNull;
  */
 public final class AccessLog {
     static final String DROPPED = "strata.fuse.accesslog.dropped";
+    static final String READERS = "strata.fuse.accesslog.readers";
     /** Lines a reader may fall behind by before it loses some: a few seconds of a busy mount. */
     static final int QUEUE_LINES = 16_384;
     private static final DateTimeFormatter TIME =
@@ -41,6 +44,8 @@ public final class AccessLog {
     public AccessLog(MeterRegistry registry) {
         this.dropped = Counter.builder(DROPPED).description("access log lines a slow reader lost")
                 .register(requireNonNull(registry, "registry is null"));
+        Gauge.builder(READERS, readers, List::size).description("readers attached to the access log")
+                .register(registry);
     }
 
     /** Whether a reader is attached; callers make no line when none is. */
