@@ -29,6 +29,22 @@ mkdir -p "$root" "$work/src" "$work/state" "$work/cache" "$work/shared"
 uid=10001
 chown "$uid:$uid" "$work/src" "$work/state" "$work/cache"
 
+pid=""       # the container's PID 1, as the host sees it
+launcher=""  # unshare, whose exit status is the container's (the unshare backend)
+cid=""
+
+cleanup() {
+  set +e
+  [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
+  [ -n "$cid" ] && podman rm -f "$cid" >/dev/null 2>&1
+  sleep 0.5
+  mountpoint -q "$work/shared/lake" && umount -l "$work/shared/lake"
+  mountpoint -q "$work/shared" && umount -l "$work/shared"
+  mountpoint -q "$root" && umount -l "$root"
+  rm -rf --one-file-system "$work"
+}
+trap cleanup EXIT
+
 # What the image says about itself.
 config="$(podman image inspect --format '{{json .Config}}' "$image")"
 field() { python3 -c 'import json,sys; c=json.loads(sys.argv[1]); v=c.get(sys.argv[2]) or ""
@@ -61,21 +77,6 @@ mount --make-shared "$work/shared"
 mkdir -p "$work/shared/lake"
 chown "$uid:$uid" "$work/shared/lake"
 
-pid=""       # the container's PID 1, as the host sees it
-launcher=""  # what waits for it (unshare, or podman wait)
-cid=""
-
-cleanup() {
-  set +e
-  [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
-  [ -n "$cid" ] && podman rm -f "$cid" >/dev/null 2>&1
-  sleep 0.5
-  mountpoint -q "$work/shared/lake" && umount -l "$work/shared/lake"
-  mountpoint -q "$work/shared" && umount -l "$work/shared"
-  mountpoint -q "$root" && umount -l "$root"
-  rm -rf "$work"
-}
-trap cleanup EXIT
 
 if [ "$backend" = unshare ]; then
   # (podman create/rm complain that systemd is not there to time healthchecks: not needed here)
