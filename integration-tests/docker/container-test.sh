@@ -61,7 +61,10 @@ healthcheck="$(podman image inspect "$image" \
 # The container's mountpoint is inside the shared volume, so that it propagates to the host.
 mountpoint=/mnt/shared/lake
 args=(/data "$mountpoint" -o allow_other)
-opts_env=(STRATA_METADATA_SYNC_INTERVAL=0) # options from the environment, as -e would give them
+# Options from the environment, as -e gives them. A class-data sharing archive from a first
+# container of 3 s or more counts as complete, so the second container runs the JVM itself as PID 1
+# (the first runs bin/strata, which records the archive, as PID 1): both ways get SIGTERM.
+opts_env=(STRATA_METADATA_SYNC_INTERVAL=0 STRATA_CDS_MIN_SESSION=3)
 
 backend=unshare
 if podman run --rm --entrypoint /bin/true "$image" >/dev/null 2>&1; then
@@ -199,8 +202,20 @@ setfattr -n user.strata-test -v kept "$work/shared/lake/c.txt"
 chmod 604 "$work/shared/lake/c.txt"
 [ "$(in_container cat "$mountpoint/c.txt")" = through-host ] || fail "a write through the host's view is not seen in the container"
 
-echo "-- the HEALTHCHECK passes while mounted"
+echo "-- the HEALTHCHECK passes while mounted, fails while the daemon does not answer"
 in_container "$healthcheck" >/dev/null || fail "the healthcheck failed on a working mount"
+# The JVM: PID 1 itself, or its child while bin/strata records the class-data sharing archive.
+jvm="$pid"
+[ "$(cat "/proc/$pid/comm")" = java ] || jvm="$(pgrep -P "$pid" java)"
+echo "   PID 1 is $(cat "/proc/$pid/comm"); the JVM's host pid $jvm"
+kill -STOP "$jvm"
+sleep 1.5 # past attr_timeout (1s), so that the stat reaches the daemon
+if in_container "$healthcheck" >/dev/null 2>&1; then
+  kill -CONT "$jvm"
+  fail "the healthcheck passed while the daemon was stopped"
+fi
+kill -CONT "$jvm"
+in_container "$healthcheck" >/dev/null || fail "the healthcheck failed once the daemon ran again"
 
 # 143 is 128 + SIGTERM: the JVM's status after its shutdown hook (flush, unmount) ran on SIGTERM,
 # which docker and Kubernetes count as a clean stop.
@@ -217,6 +232,7 @@ ls "$work/cache/cds/"*.jsa >/dev/null 2>&1 || fail "the first container left no 
 echo "-- second container, same state volume: same namespace"
 start
 await_mount
+echo "   PID 1 is $(cat "/proc/$pid/comm")"
 [ "$(cat "$work/shared/lake/c.txt")" = through-host ] || fail "the second container does not show c.txt"
 [ "$(getfattr --only-values -n user.strata-test "$work/shared/lake/c.txt" 2>/dev/null)" = kept ] \
   || fail "the xattr set in the first container is gone in the second (the state volume was not used?)"
