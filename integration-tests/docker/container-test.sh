@@ -191,7 +191,12 @@ chown "$uid:$uid" "$work/shared/lake" || fail "chown of the mount's root through
 in_container /bin/sh -c "echo from-container > $mountpoint/a.txt && sync $mountpoint/a.txt" \
   || fail "writing through the container's mount failed: $(logs)"
 [ "$(cat "$work/src/a.txt" 2>/dev/null)" = from-container ] || fail "the container's write is not in the host's source directory"
+# The root was listed already; a listing shows the host's new file only with STRATA_METADATA_SYNC_INTERVAL=0
+# from the environment (otherwise a directory is listed from the source once).
+in_container ls "$mountpoint" >/dev/null
 echo from-host > "$work/src/b.txt"
+in_container ls "$mountpoint" | grep -qx b.txt \
+  || fail "a file the host put in the source is not listed in the container's mount (STRATA_* from the environment not applied?)"
 [ "$(in_container cat "$mountpoint/b.txt")" = from-host ] \
   || fail "a file the host put in the source is not seen through the container's mount"
 
