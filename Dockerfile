@@ -3,8 +3,9 @@
 # fstab", has the run line, a compose file and a Kubernetes sidecar.
 #
 #   docker build -t strata .
-#   docker run --rm --device /dev/fuse --cap-add SYS_ADMIN -v strata-state:/var/lib/strata \
-#       -e AWS_ACCESS_KEY_ID -e AWS_SECRET_ACCESS_KEY strata s3://bucket/prefix /mnt/strata
+#   docker run --rm --device /dev/fuse --cap-add SYS_ADMIN --security-opt apparmor=unconfined \
+#       -v strata-state:/var/lib/strata -e AWS_ACCESS_KEY_ID -e AWS_SECRET_ACCESS_KEY \
+#       strata s3://bucket/prefix /mnt/strata
 #
 # Only Debian's packages are used (both stages start from Debian 12 slim), so the image builds
 # where Debian's mirror is the only registry reachable: .ci/run makes the base image itself with
