@@ -13,6 +13,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -92,8 +93,15 @@ class KernelTransportTest {
         Files.writeString(file, "x");
         assertEquals("x", Shell.sh(dir, "cat gone").assertOk().out()); // the kernel caches the name for 60 s
         Files.delete(volume.inSource(file));
+        double sent = notificationsSent();
         Shell.sh(dir, "ls > /dev/null").assertOk();
         assertEquals("ENOENT", Shell.errnoOf("os.stat(a)", file));
+        // The kernel took a NOTIFY_DELETE for the name: its cached entry could otherwise last 60 s.
+        assertTrue(notificationsSent() > sent, "no invalidation reached the kernel");
+    }
+
+    private static double notificationsSent() {
+        return volume.meters().get("strata.fuse.notifications").tag("result", "sent").functionCounter().count();
     }
 
     @Test

@@ -55,6 +55,7 @@ public final class KernelSession implements AutoCloseable {
         this.stats = stats;
         this.notifier = new Notifier(device, lookups);
         this.operations = new Operations(fs, settings, lookups, notifier, stats.controlFiles());
+        stats.meters().bindNotifications(notifier::sent, notifier::dropped);
         this.init = new Init(settings);
     }
 

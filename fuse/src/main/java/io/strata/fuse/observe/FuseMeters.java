@@ -1,12 +1,14 @@
 package io.strata.fuse.observe;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -22,12 +24,16 @@ public final class FuseMeters {
     static final String OPS = "strata.fuse.ops";
     static final String ERRORS = "strata.fuse.errors";
     static final String BYTES = "strata.fuse.bytes";
+    static final String NOTIFICATIONS = "strata.fuse.notifications";
 
     private final MeterRegistry registry;
     private final ConcurrentMap<String, Timer> timers = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> errors = new ConcurrentHashMap<>();
     private final Counter bytesRead;
     private final Counter bytesWritten;
+    /** Held here: a FunctionCounter holds what it reads only weakly. */
+    private LongSupplier notificationsSent;
+    private LongSupplier notificationsDropped;
 
     public FuseMeters(MeterRegistry registry) {
         this.registry = requireNonNull(registry, "registry is null");
@@ -51,6 +57,19 @@ public final class FuseMeters {
                     .tag("errno", Errnos.name(errno)).description("FUSE requests answered with an error")
                     .register(registry)).increment();
         }
+    }
+
+    /**
+     * Counts the cache invalidations the transport sends the kernel ({@code result=sent}) and those
+     * it drops when its queue is full ({@code result=dropped}).
+     */
+    public void bindNotifications(LongSupplier sent, LongSupplier dropped) {
+        this.notificationsSent = requireNonNull(sent, "sent is null");
+        this.notificationsDropped = requireNonNull(dropped, "dropped is null");
+        FunctionCounter.builder(NOTIFICATIONS, notificationsSent, LongSupplier::getAsLong).tag("result", "sent")
+                .description("kernel cache invalidations (NOTIFY_INVAL_ENTRY, _INODE, _DELETE)").register(registry);
+        FunctionCounter.builder(NOTIFICATIONS, notificationsDropped, LongSupplier::getAsLong).tag("result", "dropped")
+                .description("kernel cache invalidations (NOTIFY_INVAL_ENTRY, _INODE, _DELETE)").register(registry);
     }
 
     public void read(long bytes) {
