@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# strata dump and strata load of an N-inode volume on Redis, PostgreSQL and SQLite, in one run:
-# wall time and peak RSS (the whole JVM, from /usr/bin/time -v) of each, the dump's size, and
-# whether dump -> load -> dump gives the same bytes.
+# strata dump and strata load of an N-inode volume on Redis, PostgreSQL and SQLite, in one run,
+# in each dump format (JSON, and binary: Smile with a checksummed trailer) side by side: wall
+# time and peak RSS (the whole JVM, from /usr/bin/time -v) of each, the dump's size, and whether
+# dump -> load -> dump gives the same bytes. Each format loads into a volume of its own.
 #
 # The volume is made up by io.strata.meta.dump.TreeGenerator (directories of ~100 entries, three
 # levels for a million inodes, 1 % hard links, 1 % symlinks, xattrs on ~2 % of files), written
@@ -13,6 +14,7 @@
 #   STRATA_JAVA_OPTS   JVM options for every step (default: -Xmx256m -XX:+UseSerialGC, as bin/strata
 #                      gives dump and load)
 #   STRATA_BENCH_DIR   where the servers, databases and dumps go (default: a new dir in /var/tmp)
+#   STRATA_BENCH_FORMATS  the formats to run, in order (default: json binary)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-1000000}
@@ -20,6 +22,7 @@ shift || true
 engines=("$@")
 [ ${#engines[@]} -gt 0 ] || engines=(redis postgres sqlite)
 java_opts=${STRATA_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC}
+read -r -a formats <<<"${STRATA_BENCH_FORMATS:-json binary}"
 jar=$here/cli/target/strata.jar
 if [ ! -f "$jar" ]; then
     echo "building $jar..." >&2
@@ -71,7 +74,8 @@ start_redis() {
         sleep 0.1
     done
     a_url=redis://127.0.0.1:$port/1
-    b_url=redis://127.0.0.1:$port/2
+    redis_port=$port
+    target_url() { echo "redis://127.0.0.1:$redis_port/$((2 + $1))"; }
 }
 
 start_postgres() {
@@ -83,40 +87,64 @@ start_postgres() {
     "${as_postgres[@]}" initdb -D "$pg_data" -U strata -E UTF8 --locale=C --auth=trust >"$work/pg-init.log"
     "${as_postgres[@]}" pg_ctl -D "$pg_data" -l "$work/pg.log" -w \
         -o "-p $port -k $work -c listen_addresses=127.0.0.1" start >/dev/null
-    for db in a b; do
+    for db in a b0 b1 b2; do
         "${as_postgres[@]}" psql -h 127.0.0.1 -p "$port" -U strata -d postgres -q \
             -c "CREATE DATABASE $db ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0"
     done
     a_url="jdbc:postgresql://127.0.0.1:$port/a?user=strata"
-    b_url="jdbc:postgresql://127.0.0.1:$port/b?user=strata"
+    pg_port=$port
+    target_url() { echo "jdbc:postgresql://127.0.0.1:$pg_port/b$1?user=strata"; }
+}
+
+start_sqlite() {
+    a_url=sqlite://$work/a.db
+    target_url() { echo "sqlite://$work/b$1.db"; }
+}
+
+extension() { # the dump's file name picks its format
+    case "$1" in
+        json) echo json ;;
+        binary) echo sdump ;;
+        *) echo "dump-load.sh: unknown format $1 (json, binary)" >&2; exit 2 ;;
+    esac
 }
 
 printf 'strata dump / load of %s inodes; JVM options: %s; %s cores\n' "$n" "$java_opts" "$(nproc)"
-printf '%-9s %9s %10s %9s %10s %9s %10s  %s\n' engine generate "dump wall" "dump RSS" "load wall" "load RSS" "dump size" "round trip"
+printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-9s %-7s %9s %10s %9s %10s %9s %10s  %s\n' engine format generate "dump wall" "dump RSS" "load wall" \
+    "load RSS" "dump size" "round trip"
 for engine in "${engines[@]}"; do
     case "$engine" in
         redis) start_redis ;;
         postgres) start_postgres ;;
-        sqlite) a_url=sqlite://$work/a.db b_url=sqlite://$work/b.db ;;
+        sqlite) start_sqlite ;;
         *) echo "dump-load.sh: unknown engine $engine (redis, postgres, sqlite)" >&2; exit 2 ;;
     esac
-    dump=$work/$engine.json
     run_java "$work/gen.time" -cp "$jar" io.strata.meta.dump.TreeGenerator "$a_url" "$n" >"$work/gen.log" 2>&1 \
         || { cat "$work/gen.log" >&2; exit 1; }
-    run_java "$work/dump.time" -jar "$jar" dump "$a_url" "$dump" >"$work/dump.log" 2>&1 \
-        || { cat "$work/dump.log" >&2; exit 1; }
-    run_java "$work/load.time" -jar "$jar" load "$b_url" "$dump" >"$work/load.log" 2>&1 \
-        || { cat "$work/load.log" >&2; exit 1; }
-    run_java "" -jar "$jar" dump "$b_url" "$dump.again" >/dev/null 2>&1
-    same=$(cmp -s "$dump" "$dump.again" && echo identical || echo DIFFERENT)
-    printf '%-9s %8ss %9ss %6s MB %9ss %6s MB %7s MB  %s\n' "$engine" "$(wall "$work/gen.time")" \
-        "$(wall "$work/dump.time")" "$(rss_mb "$work/dump.time")" "$(wall "$work/load.time")" \
-        "$(rss_mb "$work/load.time")" "$(( $(stat -c %s "$dump") / 1024 / 1024 ))" "$same"
-    grep -h "warning" "$work/dump.log" "$work/load.log" >&2 || true
-    rm -f "$dump" "$dump.again"
+    generated="$(wall "$work/gen.time")s"
+    for i in "${!formats[@]}"; do
+        format=${formats[$i]}
+        b_url=$(target_url "$i")
+        dump=$work/$engine.$(extension "$format")
+        run_java "$work/dump.time" -jar "$jar" dump "$a_url" "$dump" >"$work/dump.log" 2>&1 \
+            || { cat "$work/dump.log" >&2; exit 1; }
+        run_java "$work/load.time" -jar "$jar" load "$b_url" "$dump" >"$work/load.log" 2>&1 \
+            || { cat "$work/load.log" >&2; exit 1; }
+        again=$work/again.$(extension "$format")
+        run_java "" -jar "$jar" dump "$b_url" "$again" >/dev/null 2>&1
+        same=$(cmp -s "$dump" "$again" && echo identical || echo DIFFERENT)
+        printf '%-9s %-7s %9s %9ss %6s MB %9ss %6s MB %7s MB  %s\n' "$engine" "$format" "$generated" \
+            "$(wall "$work/dump.time")" "$(rss_mb "$work/dump.time")" "$(wall "$work/load.time")" \
+            "$(rss_mb "$work/load.time")" "$(( $(stat -c %s "$dump") / 1024 / 1024 ))" "$same"
+        generated=
+        grep -h "warning" "$work/dump.log" "$work/load.log" >&2 || true
+        rm -f "$dump" "$again"
+    done
     case "$engine" in
         redis) kill "$redis_pid"; wait "$redis_pid" 2>/dev/null || true; redis_pid= ;;
         postgres) "${as_postgres[@]}" pg_ctl -D "$pg_data" -m fast -w stop >/dev/null; pg_data= ;;
-        sqlite) rm -f "$work"/a.db* "$work"/b.db* ;;
+        sqlite) rm -f "$work"/a.db* "$work"/b*.db* ;;
     esac
 done
+printf 'load average after: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,5 +1,7 @@
 package io.strata.cli;
 
+import io.strata.meta.dump.DumpEncoding;
+
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
@@ -17,17 +19,25 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * The FILE of {@code strata dump} and {@code strata load}: {@code -} for stdout / stdin, gzip when
- * the name ends in {@code .gz}. A dump goes to a temporary file beside FILE and takes FILE's name
+ * the name ends in {@code .gz}, a binary dump by default when it ends in {@code .sdump} or
+ * {@code .sdump.gz} (a load tells by the content, whatever the name). A dump goes to a temporary file beside FILE and takes FILE's name
  * only when complete, so a failed dump never leaves a cut-off file that looks like a backup.
  */
 final class DumpFiles {
     static final String STDIO = "-";
+    static final String BINARY_SUFFIX = ".sdump";
     private static final int BUFFER = 1 << 16;
 
     private DumpFiles() {}
 
     static boolean gzip(String file) {
         return file.endsWith(".gz");
+    }
+
+    /** The encoding a dump to {@code file} gets unless --format says: binary for NAME.sdump[.gz]. */
+    static DumpEncoding encoding(String file) {
+        String name = gzip(file) ? file.substring(0, file.length() - ".gz".length()) : file;
+        return name.endsWith(BINARY_SUFFIX) ? DumpEncoding.BINARY : DumpEncoding.JSON;
     }
 
     /** Where a dump is read from; a missing or unreadable file is bad input. */

@@ -25,7 +25,7 @@ import java.util.Locale;
  * offset and leaves the volume empty.
  */
 @Command(name = "load", sortOptions = false,
-        description = {"Load a dump written by 'strata dump' (FILE, FILE.gz, or - for stdin) into an empty volume.",
+        description = {"Load a dump written by 'strata dump' (FILE, FILE.gz, or - for stdin; JSON or binary) into an empty volume.",
                 "The volume must be empty unless --force, which replaces everything in it."})
 final class LoadCommand extends StrataSubcommand {
     private static final long LINE_INTERVAL_NS = 5_000_000_000L;
@@ -56,7 +56,7 @@ final class LoadCommand extends StrataSubcommand {
         } catch (TargetNotEmptyException e) {
             throw CliException.badInput(e.getMessage());
         } catch (LoadFailedException e) {
-            String where = DumpFiles.gzip(file) && e.badDump() ? " (offsets count the uncompressed JSON)" : "";
+            String where = DumpFiles.gzip(file) && e.badDump() ? " (offsets count the uncompressed dump)" : "";
             throw e.badDump() ? CliException.badInput("cannot load " + file + ": " + e.getMessage() + where)
                     : CliException.failure("load of " + file + " failed: " + e.getMessage());
         } catch (MalformedDumpException e) {

@@ -78,6 +78,56 @@ class DumpLoadCommandTest {
     }
 
     @Test
+    void binaryByFileNameOrFlagLoadsAndDumpsAsTheSameJson() throws IOException {
+        Path json = dir.resolve("dump.json");
+        assertEquals(ExitCodes.OK, Cli.run("dump", source, json.toString()).exitCode());
+        Path binary = dir.resolve("dump.sdump");
+        Path binaryGz = dir.resolve("dump.sdump.gz");
+        Path flagged = dir.resolve("flagged.bin");
+        assertEquals(ExitCodes.OK, Cli.run("dump", source, binary.toString()).exitCode());
+        assertEquals(ExitCodes.OK, Cli.run("dump", source, binaryGz.toString()).exitCode());
+        assertEquals(ExitCodes.OK, Cli.run("dump", "--format", "binary", source, flagged.toString()).exitCode());
+        byte[] bytes = Files.readAllBytes(binary);
+        assertArrayEquals(new byte[] {':', ')', '\n'}, java.util.Arrays.copyOf(bytes, 3), "Smile's header");
+        assertArrayEquals(bytes, Files.readAllBytes(flagged));
+        try (GZIPInputStream in = new GZIPInputStream(Files.newInputStream(binaryGz))) {
+            assertArrayEquals(bytes, in.readAllBytes());
+        }
+        for (Path dump : new Path[] {binary, binaryGz, flagged}) {
+            String target = sqlite("from-" + dump.getFileName());
+            Cli.Result loaded = Cli.run("load", target, dump.toString());
+            assertEquals(ExitCodes.OK, loaded.exitCode(), loaded::toString);
+            Path again = dir.resolve("again-" + dump.getFileName() + ".json");
+            assertEquals(ExitCodes.OK, Cli.run("dump", target, again.toString()).exitCode());
+            assertArrayEquals(Files.readAllBytes(json), Files.readAllBytes(again));
+        }
+        Cli.Result jsonFlag = Cli.run("dump", "--format", "json", source, dir.resolve("j.sdump").toString());
+        assertEquals(ExitCodes.OK, jsonFlag.exitCode(), jsonFlag::toString);
+        assertArrayEquals(Files.readAllBytes(json), Files.readAllBytes(dir.resolve("j.sdump")));
+    }
+
+    @Test
+    void truncatedBinaryDumpIsOneLineOfBadInputWithItsOffset() throws IOException {
+        Path binary = dir.resolve("dump.sdump");
+        assertEquals(ExitCodes.OK, Cli.run("dump", source, binary.toString()).exitCode());
+        byte[] bytes = Files.readAllBytes(binary);
+        Files.write(binary, java.util.Arrays.copyOf(bytes, bytes.length - 10));
+        Cli.Result result = Cli.run("load", sqlite("target"), binary.toString());
+        assertEquals(ExitCodes.BAD_INPUT, result.exitCode(), result::toString);
+        int end = bytes.length - 10;
+        assertTrue(result.err().contains("cannot load " + binary + ": malformed dump at byte " + end
+                + ": the dump ends at byte " + end + " before its trailer: truncated"), result::toString);
+    }
+
+    @Test
+    void unknownFormatIsBadInput() {
+        Cli.Result result = Cli.run("dump", "--format", "xml", source, dir.resolve("d.xml").toString());
+        assertEquals(ExitCodes.BAD_INPUT, result.exitCode(), result::toString);
+        assertEquals("strata: --format must be json or binary, not \"xml\"\n", result.err());
+        assertFalse(Files.exists(dir.resolve("d.xml")));
+    }
+
+    @Test
     void dashIsStdoutAndStdin() throws IOException {
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         Result dumped = run(command -> ((DumpCommand) command).stdout = stdout, "dump", source, "-");

@@ -44,6 +44,35 @@
  *
  * Each top-level member and each entry starts a line, so a dump reads (and diffs) as one entry per
  * line. The same tree dumped from any engine gives the same bytes.
+ *
+ * The binary encoding (DumpEncoding.BINARY; strata dump picks it for FILE.sdump[.gz] or --format
+ * binary, strata load tells it by its first bytes) is the same document, members and order, in
+ * Smile, Jackson's binary JSON, written and read by the same DumpWriter and DumpReader through a
+ * SmileFactory, then a trailer:
+ *
+ *   ":)\n" + version byte   Smile's header (raw binary allowed, shared names and short values on)
+ *   the document          as above, without line breaks; member names and repeated short strings
+ *                         ("file", "0644") are back-references of a byte or two; numbers are
+ *                         variable-length; xattr values are raw bytes, not base64; a string with
+ *                         an unpaired surrogate (which UTF-8 cannot hold) or starting with U+0000
+ *                         is escaped as BinaryStrings says
+ *   0xFF                  Smile's end marker: any Smile reader stops here
+ *   80 bytes              the trailer (DumpTrailer): "SDUMPEND", the length N of everything
+ *                         before it, the entries by type, a CRC32C of bytes 0..N-1, its own CRC32C
+ *
+ * Why Smile rather than CBOR: it is Jackson's own binary format, so JsonGenerator and JsonParser
+ * (and their byte offsets for errors) are the same code path; its back-references for repeated
+ * member names and short values take a dump's 14 names per entry to a byte each, which CBOR
+ * (without the stringref extension that few readers know) writes out in full every time. JSON
+ * stays the interchange format: diffable, readable by anything; binary is for backups and moves
+ * between Strata volumes. JSON has no trailer: a version-1 reader refuses anything after the
+ * document, so one would break every dump reader already out; a cut JSON dump is refused anyway
+ * because its brackets do not close.
+ *
+ * A binary dump that is truncated (anywhere: the trailer is checked for at the end of the input),
+ * has bytes changed (the CRC) or bytes added is refused, with the offset where its document ends
+ * ("the dump ends at byte N before its trailer: truncated"); a change that breaks the Smile
+ * structure is refused where the parser finds it, as in JSON. Offsets count the uncompressed bytes.
  */
 package io.strata.meta.dump;
 

@@ -1,10 +1,8 @@
 package io.strata.meta.dump;
 
 import com.fasterxml.jackson.core.Base64Variants;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamReadException;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
@@ -15,6 +13,7 @@ import io.strata.meta.dump.DumpedInode.Xattr;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PushbackInputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,33 +28,40 @@ import static java.util.Objects.requireNonNull;
  * {@link JsonParser} and hands it to a {@link DumpVisitor} entry by entry: nothing is kept but the
  * path to the current directory. Members must come in the format's order; anything else, and a
  * file that ends early, is a {@link MalformedDumpException} that names the byte offset and what
- * was expected there.
+ * was expected there. A binary dump ({@link DumpEncoding}, told by its first bytes) is read by
+ * the same code through Smile, and must also end with a {@link DumpTrailer} that matches it.
  */
 final class DumpReader {
-    private static final JsonFactory FACTORY = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(DumpWriter.MAX_NESTING).build())
-            .build();
-
     private final JsonParser json;
     private final DumpVisitor visitor;
+    /** Binary only: the document without its trailer, which it checks. */
+    private final TrailerInput trailed;
+    private final EntryCounts entries = new EntryCounts();
     // the directories from the root down to the one whose entries are being read
     private long[] dirs = new long[64];
     private final List<String> names = new ArrayList<>();
     private final List<String> lastNames = new ArrayList<>();
     private int depth;
 
-    private DumpReader(JsonParser json, DumpVisitor visitor) {
+    private DumpReader(JsonParser json, DumpVisitor visitor, TrailerInput trailed) {
         this.json = json;
         this.visitor = visitor;
+        this.trailed = trailed;
     }
 
-    /** Reads the whole dump from {@code in} (not closed) into {@code visitor}. */
+    /** Reads the whole dump, JSON or binary, from {@code in} (not closed) into {@code visitor}. */
     static void read(InputStream in, DumpVisitor visitor) throws IOException {
         requireNonNull(in, "in is null");
         requireNonNull(visitor, "visitor is null");
-        try (JsonParser json = FACTORY.createParser(in)) {
+        PushbackInputStream peeking = new PushbackInputStream(in, DumpEncoding.SMILE_HEADER.length);
+        byte[] head = new byte[DumpEncoding.SMILE_HEADER.length];
+        int length = peeking.readNBytes(head, 0, head.length);
+        peeking.unread(head, 0, length);
+        DumpEncoding encoding = DumpEncoding.detect(head, length);
+        TrailerInput trailed = encoding == DumpEncoding.BINARY ? new TrailerInput(peeking) : null;
+        try (JsonParser json = encoding.factory().createParser(trailed != null ? trailed : peeking)) {
             json.disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
-            DumpReader reader = new DumpReader(json, visitor);
+            DumpReader reader = new DumpReader(json, visitor, trailed);
             try {
                 reader.document();
             } catch (StreamReadException e) {
@@ -133,6 +139,9 @@ final class DumpReader {
         if (json.nextToken() != null) {
             throw malformed("expected the end of the input after the dump, found " + found());
         }
+        if (trailed != null) {
+            trailed.verify(entries);
+        }
         visitor.end();
     }
 
@@ -161,6 +170,7 @@ final class DumpReader {
         if (root && type != InodeType.DIRECTORY) {
             throw malformed("the root must be a directory, not a " + typeName);
         }
+        entries.add(type);
         field(DumpFormat.MODE);
         String modeText = string(DumpFormat.MODE);
         int mode = DumpFormat.mode(modeText);
@@ -262,14 +272,17 @@ final class DumpReader {
             if (token != JsonToken.FIELD_NAME) {
                 throw malformed("expected the name of an xattr or '}', found " + found());
             }
-            String name = json.currentName();
+            String name = text(json.currentName());
             if (last != null && Names.ORDER.compare(last, name) >= 0) {
                 throw malformed("xattr \"" + printable(name) + "\" comes after \"" + printable(last)
                         + "\": xattrs must be in name order, each once");
             }
             last = name;
-            if (json.nextToken() != JsonToken.VALUE_STRING) {
-                throw malformed("expected the base64 value of xattr \"" + printable(name) + "\", found " + found());
+            // a binary dump has the bytes themselves, JSON base64 text
+            JsonToken value = json.nextToken();
+            if (value != (trailed != null ? JsonToken.VALUE_EMBEDDED_OBJECT : JsonToken.VALUE_STRING)) {
+                throw malformed("expected the " + (trailed != null ? "bytes" : "base64 value") + " of xattr \""
+                        + printable(name) + "\", found " + found());
             }
             xattrs.add(new Xattr(name, json.getBinaryValue(Base64Variants.MIME_NO_LINEFEEDS)));
         }
@@ -321,7 +334,20 @@ final class DumpReader {
         if (json.nextToken() != JsonToken.VALUE_STRING) {
             throw malformed("expected a string for \"" + field + "\", found " + found());
         }
-        return json.getText();
+        return text(json.getText());
+    }
+
+    /** A name or value from the volume, as the encoding carries it ({@link BinaryStrings}). */
+    private String text(String s) throws MalformedDumpException {
+        if (trailed == null) {
+            return s;
+        }
+        String text = BinaryStrings.unescape(s);
+        if (text == null) {
+            throw malformed("\"" + printable(abbreviate(s)) + "\" starts with U+0000 but is not an escaped string"
+                    + " (U+0000 and 4 lowercase hex digits per UTF-16 unit, only where needed)");
+        }
+        return text;
     }
 
     private long number(String field) throws IOException {
@@ -353,7 +379,7 @@ final class DumpReader {
             if (token != JsonToken.FIELD_NAME) {
                 throw malformed("expected a key or '}' in \"" + field + "\", found " + found());
             }
-            String key = json.currentName();
+            String key = text(json.currentName());
             if (map.put(key, string(key)) != null) {
                 throw malformed("\"" + printable(key) + "\" appears twice in \"" + field + "\"");
             }
@@ -368,7 +394,7 @@ final class DumpReader {
             if (token != JsonToken.VALUE_STRING) {
                 throw malformed("expected a string or ']' in \"" + field + "\", found " + found());
             }
-            list.add(json.getText());
+            list.add(text(json.getText()));
         }
         return list;
     }

@@ -1,11 +1,10 @@
 package io.strata.meta.dump;
 
 import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.PrettyPrinter;
-import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.dataformat.smile.SmileConstants;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
 import io.strata.meta.dump.DumpedInode.Xattr;
@@ -21,7 +20,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * Writes a dump (the format is the header of {@link DumpFormat}) with a streaming
  * {@link JsonGenerator}: the caller hands it the header, then the tree depth first, one entry at a
- * time; nothing is kept but the generator's nesting.
+ * time; nothing is kept but the generator's nesting. The same calls write JSON or Smile
+ * ({@link DumpEncoding}); a binary dump differs only in its strings ({@link BinaryStrings}), in
+ * having no line breaks, and in the {@link DumpTrailer} after it.
  */
 final class DumpWriter implements Closeable {
     /** Deeper than any path the kernel passes (4096 bytes); each directory level nests twice. */
@@ -49,17 +50,22 @@ final class DumpWriter implements Closeable {
 
     private final JsonGenerator json;
     private final OneEntryPerLine printer = new OneEntryPerLine();
+    private final OutputStream out;
+    /** Binary only: the document's bytes on their way to {@link #out}, counted for the trailer. */
+    private final ChecksumOutputStream checksummed;
+    private final EntryCounts entries = new EntryCounts();
 
-    DumpWriter(OutputStream out) throws IOException {
-        requireNonNull(out, "out is null");
-        JsonFactory factory = JsonFactory.builder()
-                .streamWriteConstraints(StreamWriteConstraints.builder().maxNestingDepth(MAX_NESTING).build())
-                .build();
-        this.json = factory.createGenerator(out, JsonEncoding.UTF8);
+    DumpWriter(OutputStream out, DumpEncoding encoding) throws IOException {
+        this.out = requireNonNull(out, "out is null");
+        requireNonNull(encoding, "encoding is null");
+        this.checksummed = encoding == DumpEncoding.BINARY ? new ChecksumOutputStream(out) : null;
+        this.json = encoding.factory().createGenerator(checksummed != null ? checksummed : out, JsonEncoding.UTF8);
         // the caller owns the stream: close() flushes, finish() ends the document, neither closes it
         json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         json.disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT);
-        json.setPrettyPrinter(printer);
+        if (checksummed == null) {
+            json.setPrettyPrinter(printer);
+        }
     }
 
     /** Everything before the tree. */
@@ -72,13 +78,14 @@ final class DumpWriter implements Closeable {
         printer.topLevel = false;
         json.writeStartObject();
         for (Map.Entry<String, String> setting : settings.entrySet()) {
-            json.writeStringField(setting.getKey(), setting.getValue());
+            json.writeFieldName(text(setting.getKey()));
+            json.writeString(text(setting.getValue()));
         }
         json.writeEndObject();
         printer.topLevel = true;
         json.writeArrayFieldStart(DumpFormat.SECRETS_REMOVED);
         for (String key : secretsRemoved) {
-            json.writeString(key);
+            json.writeString(text(key));
         }
         json.writeEndArray();
         json.writeFieldName(DumpFormat.COUNTERS);
@@ -107,7 +114,7 @@ final class DumpWriter implements Closeable {
     void directory(String name, DumpedInode dir, boolean primary) throws IOException {
         json.writeStartObject();
         json.writeFieldName(NAME);
-        json.writeString(name);
+        json.writeString(text(name));
         attributes(dir, primary);
         json.writeFieldName(ENTRIES);
         json.writeStartArray();
@@ -117,7 +124,7 @@ final class DumpWriter implements Closeable {
     void entry(String name, DumpedInode node, boolean primary) throws IOException {
         json.writeStartObject();
         json.writeFieldName(NAME);
-        json.writeString(name);
+        json.writeString(text(name));
         attributes(node, primary);
         json.writeEndObject();
     }
@@ -127,12 +134,22 @@ final class DumpWriter implements Closeable {
         json.writeEndObject();
     }
 
-    /** Ends the document after the root's {@link #endDirectory()}, with a newline, and flushes. */
+    /**
+     * Ends the document after the root's {@link #endDirectory()} and flushes: JSON with a newline,
+     * binary with Smile's end marker (so that any Smile reader stops there) and the trailer.
+     */
     void finish() throws IOException {
         printer.topLevel = true;
         json.writeEndObject();
-        json.writeRaw('\n');
+        if (checksummed == null) {
+            json.writeRaw('\n');
+            json.flush();
+            return;
+        }
         json.flush();
+        checksummed.write(SmileConstants.BYTE_MARKER_END_OF_CONTENT);
+        new DumpTrailer(checksummed.length(), entries, checksummed.crc()).writeTo(out);
+        out.flush();
     }
 
     @Override
@@ -142,6 +159,7 @@ final class DumpWriter implements Closeable {
 
     private void attributes(DumpedInode node, boolean primary) throws IOException {
         Inode inode = node.inode();
+        entries.add(inode.type());
         number(INO, inode.ino());
         json.writeFieldName(TYPE);
         json.writeString(DumpFormat.typeName(inode.type()));
@@ -161,24 +179,29 @@ final class DumpWriter implements Closeable {
         }
         if (inode.ufsVersion() != null) {
             json.writeFieldName(UFS_VERSION);
-            json.writeString(inode.ufsVersion());
+            json.writeString(text(inode.ufsVersion()));
         }
         if (inode.type() == InodeType.DIRECTORY) {
             number(SYNCED, inode.syncedNs());
         }
         if (node.symlinkTarget() != null) {
             json.writeFieldName(TARGET);
-            json.writeString(node.symlinkTarget());
+            json.writeString(text(node.symlinkTarget()));
         }
         if (!node.xattrs().isEmpty()) {
             json.writeFieldName(XATTRS);
             json.writeStartObject();
             for (Xattr xattr : node.xattrs()) {
-                json.writeFieldName(xattr.name());
+                json.writeFieldName(text(xattr.name()));
                 json.writeBinary(xattr.value());
             }
             json.writeEndObject();
         }
+    }
+
+    /** A name or value from the volume, as the encoding carries it. */
+    private String text(String s) {
+        return checksummed == null ? s : BinaryStrings.escape(s);
     }
 
     private void number(SerializedString name, long value) throws IOException {

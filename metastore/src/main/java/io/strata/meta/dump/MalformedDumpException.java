@@ -3,9 +3,9 @@ package io.strata.meta.dump;
 import java.io.IOException;
 
 /**
- * A dump that cannot be loaded: truncated, not JSON, or JSON that is not a dump. The message
- * says at which byte of the JSON text (for a .gz file: of the uncompressed text) and what was
- * expected there.
+ * A dump that cannot be loaded: truncated, not JSON (or Smile), or a document that is not a dump;
+ * a binary dump whose trailer is missing or does not match. The message says at which byte of the
+ * file (for a .gz file: of the uncompressed bytes) and what was expected there.
  */
 public final class MalformedDumpException extends IOException {
     private static final long serialVersionUID = 1L;

@@ -78,10 +78,17 @@ public final class MetadataDump {
     /** What a load wrote, and how many dumped nlinks it found wrong. */
     public record LoadSummary(long entries, long inodes, long usedBytes, long nlinkMismatches) {}
 
-    /** Writes the whole volume to {@code out} (flushed, not closed). */
+    /** Writes the whole volume to {@code out} (flushed, not closed) as JSON. */
     public static DumpResult dump(MetaStore store, OutputStream out, DumpOptions options, Progress progress)
             throws IOException {
+        return dump(store, out, DumpEncoding.JSON, options, progress);
+    }
+
+    /** Writes the whole volume to {@code out} (flushed, not closed) in {@code encoding}. */
+    public static DumpResult dump(MetaStore store, OutputStream out, DumpEncoding encoding, DumpOptions options,
+            Progress progress) throws IOException {
         requireNonNull(store, "store is null");
+        requireNonNull(encoding, "encoding is null");
         requireNonNull(out, "out is null");
         requireNonNull(options, "options is null");
         requireNonNull(progress, "progress is null");
@@ -101,7 +108,7 @@ public final class MetadataDump {
             DumpCounters counters = source.counters();
             progress.start("dump", counters.inodes());
             ExecutorService fetchers = daemonThreads("strata-dump", Math.max(1, source.parallelism()));
-            try (DumpWriter writer = new DumpWriter(out)) {
+            try (DumpWriter writer = new DumpWriter(out, encoding)) {
                 writer.header(settings, secretsRemoved, counters);
                 TreeWalker walker = new TreeWalker(source, writer, fetchers, options.pageSize(),
                         Math.max(options.window(), source.parallelism()), progress);
@@ -123,7 +130,8 @@ public final class MetadataDump {
     }
 
     /**
-     * Loads the dump read from {@code in} (not closed) into {@code store}, which must be empty
+     * Loads the dump read from {@code in} (not closed; JSON or binary, told by its first bytes)
+     * into {@code store}, which must be empty
      * unless {@code options.force()}. On any failure — a malformed or truncated dump, an engine
      * error — the volume is left empty and a {@link LoadFailedException} says so.
      *

@@ -21,10 +21,12 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * For every pair of engines A and B: dump A, load into B, dump B: the two dumps are the same
- * bytes, and B keeps every namespace invariant.
+ * For every pair of engines A and B and both encodings: dump A, load into B, dump B: the two dumps
+ * are the same bytes, and B keeps every namespace invariant. And across encodings: a load of A's
+ * binary dump dumps as A's JSON dump, and a load of A's JSON dump as A's binary dump.
  *
  * <p>The tree ({@link TestTrees#build}) covers hard links (including a name that comes before the
  * primary link in dump order, names in several directories, and a primary link moved by unlink),
@@ -62,26 +64,60 @@ class DumpLoadRoundTripTest {
                 .flatMap(from -> TestVolumes.ENGINES.stream().map(to -> Arguments.of(from, to)));
     }
 
-    @ParameterizedTest(name = "{0} to {1}")
-    @MethodSource("pairs")
-    void dumpLoadDumpIsByteIdentical(String from, String to) throws IOException {
+    static Stream<Arguments> pairsAndEncodings() {
+        return pairs().flatMap(pair -> Stream.of(DumpEncoding.values())
+                .map(encoding -> Arguments.of(pair.get()[0], pair.get()[1], encoding)));
+    }
+
+    @ParameterizedTest(name = "{0} to {1}, {2}")
+    @MethodSource("pairsAndEncodings")
+    void dumpLoadDumpIsByteIdentical(String from, String to, DumpEncoding encoding) throws IOException {
         MetaStore source = volumes.fresh(from);
         TestTrees.build(source);
         NamespaceChecks.check(source);
-        byte[] first = dump(source, SMALL_PAGES);
+        byte[] first = dump(source, encoding, SMALL_PAGES);
 
         MetaStore target = volumes.fresh(to);
         MetadataDump.load(target, new ByteArrayInputStream(first), LoadOptions.defaults(), Progress.none());
         NamespaceChecks.check(target);
         assertEquals(source.stats(), target.stats());
-        byte[] second = dump(target, DumpOptions.defaults());
+        byte[] second = dump(target, encoding, DumpOptions.defaults());
 
-        assertEquals(new String(first, StandardCharsets.UTF_8), new String(second, StandardCharsets.UTF_8));
+        assertEquals(text(encoding, first), text(encoding, second));
+    }
+
+    @ParameterizedTest(name = "{0} to {1}")
+    @MethodSource("pairs")
+    void eachEncodingLoadsAndDumpsAsTheOther(String from, String to) throws IOException {
+        MetaStore source = volumes.fresh(from);
+        TestTrees.build(source);
+        byte[] json = dump(source, DumpEncoding.JSON, SMALL_PAGES);
+        byte[] binary = dump(source, DumpEncoding.BINARY, SMALL_PAGES);
+        assertTrue(binary.length < json.length / 2, binary.length + " bytes binary, " + json.length + " JSON");
+
+        MetaStore fromBinary = volumes.fresh(to);
+        MetadataDump.load(fromBinary, new ByteArrayInputStream(binary), LoadOptions.defaults(), Progress.none());
+        assertEquals(text(DumpEncoding.JSON, json), text(DumpEncoding.JSON, dump(fromBinary, DumpEncoding.JSON,
+                DumpOptions.defaults())));
+
+        MetaStore fromJson = volumes.fresh(to);
+        MetadataDump.load(fromJson, new ByteArrayInputStream(json), LoadOptions.defaults(), Progress.none());
+        assertEquals(text(DumpEncoding.BINARY, binary), text(DumpEncoding.BINARY, dump(fromJson, DumpEncoding.BINARY,
+                DumpOptions.defaults())));
     }
 
     static byte[] dump(MetaStore store, DumpOptions options) throws IOException {
+        return dump(store, DumpEncoding.JSON, options);
+    }
+
+    static byte[] dump(MetaStore store, DumpEncoding encoding, DumpOptions options) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        MetadataDump.dump(store, out, options, Progress.none());
+        MetadataDump.dump(store, out, encoding, options, Progress.none());
         return out.toByteArray();
+    }
+
+    /** The dump as text to compare: JSON as it is, a binary dump byte for byte (ISO-8859-1 maps each byte to a char). */
+    static String text(DumpEncoding encoding, byte[] dump) {
+        return new String(dump, encoding == DumpEncoding.JSON ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
     }
 }
