@@ -1,6 +1,5 @@
 package io.strata.fuse;
 
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.strata.client.StrataFileSystem;
 import io.strata.client.metrics.MetricsOptions;
 import io.strata.client.metrics.MetricsServer;
@@ -65,12 +64,12 @@ public final class StrataMount implements AutoCloseable {
         if (!transport.equals(FuseOptions.JNR)) {
             KernelTransport.prepare(); // while the volume opens
         }
-        PrometheusMeterRegistry registry = StrataMeters.create();
-        MountStats stats = MountStats.of(registry);
-        StrataFileSystem fs = StrataFileSystem.open(request.source(), request.options(), registry);
+        StrataMeters meters = StrataMeters.create();
+        MountStats stats = MountStats.of(meters);
+        StrataFileSystem fs = StrataFileSystem.open(request.source(), request.options(), meters.registry());
         MetricsServer metrics = null;
         try {
-            metrics = MetricsServer.start(request.options(), registry).orElse(null);
+            metrics = MetricsServer.start(request.options(), meters).orElse(null);
             FuseSession session = transport.equals(FuseOptions.JNR)
                     ? JnrSession.start(fs, request.source(), mountPoint, request.options(), stats)
                     : KernelTransport.start(fs, request.source(), mountPoint, request.options(), stats);

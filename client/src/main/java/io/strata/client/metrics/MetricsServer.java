@@ -2,7 +2,6 @@ package io.strata.client.metrics;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.strata.core.conf.Options;
 
 import java.io.IOException;
@@ -31,16 +30,16 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /** Starts a server if {@code metrics_port} asks for one; fails with the address when it cannot bind. */
-    public static Optional<MetricsServer> start(Options options, PrometheusMeterRegistry registry) throws IOException {
+    public static Optional<MetricsServer> start(Options options, StrataMeters meters) throws IOException {
         int port = options.get(MetricsOptions.PORT);
         if (port == 0) {
             return Optional.empty();
         }
-        return Optional.of(start(new InetSocketAddress(options.get(MetricsOptions.BIND), port), registry));
+        return Optional.of(start(new InetSocketAddress(options.get(MetricsOptions.BIND), port), meters));
     }
 
-    static MetricsServer start(InetSocketAddress address, PrometheusMeterRegistry registry) throws IOException {
-        requireNonNull(registry, "registry is null");
+    static MetricsServer start(InetSocketAddress address, StrataMeters meters) throws IOException {
+        requireNonNull(meters, "meters is null");
         if (address.isUnresolved()) {
             throw new IOException("metrics_bind=" + address.getHostString() + " is not an address of this machine;"
                     + " give an IP address such as 127.0.0.1");
@@ -58,12 +57,12 @@ public final class MetricsServer implements AutoCloseable {
             return thread;
         });
         server.setExecutor(executor);
-        server.createContext("/", exchange -> respond(exchange, registry));
+        server.createContext("/", exchange -> respond(exchange, meters));
         server.start();
         return new MetricsServer(server, executor);
     }
 
-    private static void respond(HttpExchange exchange, PrometheusMeterRegistry registry) throws IOException {
+    private static void respond(HttpExchange exchange, StrataMeters meters) throws IOException {
         try (exchange) {
             String path = exchange.getRequestURI().getPath();
             if (!path.equals("/metrics") || !(exchange.getRequestMethod().equals("GET")
@@ -73,7 +72,7 @@ public final class MetricsServer implements AutoCloseable {
                 exchange.getResponseBody().write(body);
                 return;
             }
-            byte[] body = registry.scrape().getBytes(StandardCharsets.UTF_8);
+            byte[] body = meters.scrape().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", CONTENT_TYPE);
             boolean head = exchange.getRequestMethod().equals("HEAD");
             exchange.sendResponseHeaders(200, head ? -1 : body.length);

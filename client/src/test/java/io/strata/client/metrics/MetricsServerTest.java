@@ -1,6 +1,5 @@
 package io.strata.client.metrics;
 
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -14,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MetricsServerTest {
-    private final PrometheusMeterRegistry registry = StrataMeters.create();
+    private final StrataMeters meters = StrataMeters.create();
 
     private static HttpResponse<String> get(int port, String path) throws IOException, InterruptedException {
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
@@ -23,8 +22,8 @@ class MetricsServerTest {
 
     @Test
     void servesTheRegistryInPrometheusTextFormat() throws Exception {
-        registry.counter("strata.test.events").increment(3);
-        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), registry)) {
+        meters.registry().counter("strata.test.events").increment(3);
+        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), meters)) {
             HttpResponse<String> response = get(server.port(), "/metrics");
             assertThat(response.statusCode()).isEqualTo(200);
             assertThat(response.headers().firstValue("Content-Type")).hasValue(MetricsServer.CONTENT_TYPE);
@@ -36,15 +35,15 @@ class MetricsServerTest {
 
     @Test
     void answersOtherPathsWithNotFound() throws Exception {
-        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), registry)) {
+        try (MetricsServer server = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), meters)) {
             assertThat(get(server.port(), "/").statusCode()).isEqualTo(404);
         }
     }
 
     @Test
     void aPortInUseIsRefusedWithTheAddressAndWhatToDo() throws Exception {
-        try (MetricsServer first = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), registry)) {
-            assertThatThrownBy(() -> MetricsServer.start(new InetSocketAddress("127.0.0.1", first.port()), registry))
+        try (MetricsServer first = MetricsServer.start(new InetSocketAddress("127.0.0.1", 0), meters)) {
+            assertThatThrownBy(() -> MetricsServer.start(new InetSocketAddress("127.0.0.1", first.port()), meters))
                     .isInstanceOf(IOException.class)
                     .hasMessageStartingWith("cannot serve metrics on 127.0.0.1:" + first.port())
                     .hasMessageContaining("choose a free metrics_port");

@@ -1,6 +1,6 @@
 package io.strata.fuse.observe;
 
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.strata.client.metrics.StrataMeters;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
 
@@ -54,14 +54,14 @@ public final class ControlFiles {
         }
     }
 
-    private final PrometheusMeterRegistry registry;
+    private final StrataMeters meters;
     private final AccessLog accessLog;
     private final ConcurrentMap<Long, Open> opens = new ConcurrentHashMap<>();
     private final long mountedNs = System.currentTimeMillis() * 1_000_000L;
     private final AtomicLong nextHandle = new AtomicLong(1);
 
-    public ControlFiles(PrometheusMeterRegistry registry, AccessLog accessLog) {
-        this.registry = requireNonNull(registry, "registry is null");
+    public ControlFiles(StrataMeters meters, AccessLog accessLog) {
+        this.meters = requireNonNull(meters, "meters is null");
         this.accessLog = requireNonNull(accessLog, "accessLog is null");
     }
 
@@ -103,7 +103,7 @@ public final class ControlFiles {
     /** Opens {@code file} for reading; the handle is this class's, in a space of its own. */
     public long open(ControlFile file) {
         Open open = switch (file) {
-            case STATS -> new StatsSnapshot(StatsText.render(registry).getBytes(StandardCharsets.UTF_8));
+            case STATS -> new StatsSnapshot(StatsText.render(meters).getBytes(StandardCharsets.UTF_8));
             case ACCESS_LOG -> new LogTail(accessLog.attach());
         };
         long handle = nextHandle.getAndIncrement();

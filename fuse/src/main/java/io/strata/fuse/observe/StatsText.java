@@ -1,6 +1,6 @@
 package io.strata.fuse.observe;
 
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.strata.client.metrics.StrataMeters;
 
 import java.util.stream.Collectors;
 
@@ -12,8 +12,8 @@ import java.util.stream.Collectors;
 final class StatsText {
     private StatsText() {}
 
-    static String render(PrometheusMeterRegistry registry) {
-        return registry.scrape().lines()
+    static String render(StrataMeters meters) {
+        return meters.scrape().lines()
                 .filter(line -> !line.isEmpty() && !line.startsWith("#") && !line.contains("_bucket{"))
                 .collect(Collectors.joining("\n", "", "\n"));
     }
