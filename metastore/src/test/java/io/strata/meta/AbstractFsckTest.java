@@ -216,6 +216,7 @@ public abstract class AbstractFsckTest {
                 new Found(ProblemKind.ORPHAN_INODE, other), new Found(ProblemKind.WRONG_USED_BYTES, 0));
         assertEquals(3, store.stats().inodes(), "root, d and f remain");
         assertEquals(10, store.stats().usedBytes());
+        assertFsError(FsError.ENOENT, other);
     }
 
     /** What a problem is about, as the tests compare it. */
