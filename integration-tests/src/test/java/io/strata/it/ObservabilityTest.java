@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -113,6 +114,14 @@ class ObservabilityTest {
     }
 
     @Test
+    void statsIsReadableByAllAndTheAccessLogOnlyByItsOwner() throws IOException {
+        assertEquals("r--r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(volume.path(".stats"))));
+        assertEquals("r--------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(volume.path(".accesslog"))));
+    }
+
+    @Test
     void theControlFilesAreReadOnly() {
         assertEquals("EACCES", Shell.errnoOf("open(a, 'w')", volume.path(".stats")));
         assertEquals("EPERM", Shell.errnoOf("os.chmod(a, 0o666)", volume.path(".stats")));
@@ -120,17 +129,20 @@ class ObservabilityTest {
 
     @Test
     void theAccessLogStreamsTheOperationsDoneWhileItIsRead() throws Exception {
-        // until the read below is logged, or 10 s
+        String arguments = Transport.current() == Transport.KERNEL ? "1,\"logged\\.txt\"" : "\"/logged\\.txt\"";
+        Predicate<String> created = l -> l.matches(
+                "^\\S+ \\S+ \\[uid:0,gid:0,pid:\\d+] create \\(" + arguments + "\\): OK <[0-9.]+>$");
+        Predicate<String> readBack = l -> l.contains("] read (") && l.contains("): OK 5 <");
+        // Lines are written as replies go out, which is not always the order the requests came in:
+        // read until both are there, or 10 s.
         CompletableFuture<List<String>> lines = CompletableFuture.supplyAsync(() -> readAccessLog(
-                line -> line.contains("] read (") && line.contains("): OK 5 <"), 10_000));
+                List.of(created, readBack), 10_000));
         awaitAccessLogReader();
         Files.writeString(volume.path("logged.txt"), "hello");
         Files.readString(volume.path("logged.txt"));
         List<String> read = lines.get(30, TimeUnit.SECONDS);
-        String arguments = Transport.current() == Transport.KERNEL ? "1,\"logged\\.txt\"" : "\"/logged\\.txt\"";
-        assertTrue(read.stream().anyMatch(l -> l.matches(
-                "^\\S+ \\S+ \\[uid:0,gid:0,pid:\\d+] create \\(" + arguments + "\\): OK <[0-9.]+>$")), read.toString());
-        assertTrue(read.stream().anyMatch(l -> l.contains("] read (") && l.contains("): OK 5 <")), read.toString());
+        assertTrue(read.stream().anyMatch(created), read.toString());
+        assertTrue(read.stream().anyMatch(readBack), read.toString());
     }
 
     @Test
@@ -164,14 +176,15 @@ class ObservabilityTest {
         }
     }
 
-    private static List<String> readAccessLog(java.util.function.Predicate<String> last, long millis) {
+    /** The access log's lines until each of {@code wanted} matched one, or {@code millis} passed. */
+    private static List<String> readAccessLog(List<Predicate<String>> wanted, long millis) {
         List<String> lines = new ArrayList<>();
         long end = System.nanoTime() + millis * 1_000_000;
         try (BufferedReader reader = Files.newBufferedReader(volume.path(".accesslog"), StandardCharsets.UTF_8)) {
             String line;
             while (System.nanoTime() < end && (line = reader.readLine()) != null) {
                 lines.add(line);
-                if (last.test(line)) {
+                if (wanted.stream().allMatch(w -> lines.stream().anyMatch(w))) {
                     break;
                 }
             }

@@ -4,8 +4,11 @@ import io.strata.client.metrics.StrataMeters;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -29,6 +32,9 @@ public final class ControlFiles {
     public static final long STATS_INO = Long.MAX_VALUE - 1;
     public static final long ACCESS_LOG_INO = Long.MAX_VALUE - 2;
     static final long ACCESS_LOG_WAIT_MS = 1000;
+    /** The daemon's own user and group: /proc/self belongs to them. */
+    private static final int OWNER_UID = owner("unix:uid");
+    private static final int OWNER_GID = owner("unix:gid");
     /** What an idle read of the access log answers: a comment line, which readers skip. */
     private static final byte[] KEEPALIVE = {'#', '\n'};
 
@@ -87,10 +93,23 @@ public final class ControlFiles {
         return ino == STATS_INO || ino == ACCESS_LOG_INO;
     }
 
-    /** The file's attributes: read-only for everyone, owned by root, empty, timed at the mount. */
+    /**
+     * The file's attributes: empty, timed at the mount, owned by the daemon's user. {@code .stats}
+     * is readable by everyone (counts and rates only); {@code .accesslog} only by its owner, since
+     * it names every file every user touches (with allow_other, other users' too).
+     */
     public Inode inode(ControlFile file) {
-        return new Inode(file.ino(), InodeType.FILE, 0444, 0, 0, mountedNs, mountedNs, mountedNs, 1, 0, 0,
-                Inode.ROOT, file.fileName(), null, Inode.NEVER_SYNCED);
+        int mode = file == ControlFile.ACCESS_LOG ? 0400 : 0444;
+        return new Inode(file.ino(), InodeType.FILE, mode, OWNER_UID, OWNER_GID, mountedNs, mountedNs, mountedNs, 1,
+                0, 0, Inode.ROOT, file.fileName(), null, Inode.NEVER_SYNCED);
+    }
+
+    private static int owner(String attribute) {
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), attribute);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     /** One open of a control file. */
