@@ -77,8 +77,6 @@ final class BenchCommand extends StrataSubcommand {
             description = "Leave the kernel caches alone (by default they are dropped before each read, as root).")
     boolean noDropCaches;
 
-    /** Overrides terminal detection, for tests: true draws bars and colours, false does neither. */
-    Boolean terminal;
 
     /** The running workload, for the Ctrl-C hook to stop before it removes the directory. */
     private volatile BenchWorkload workload;
@@ -87,9 +85,9 @@ final class BenchCommand extends StrataSubcommand {
     int run() {
         BenchSpec spec = spec();
         BenchTarget target = BenchTarget.of(directory(path));
-        boolean onTerminal = !json && (terminal != null ? terminal : System.console() != null);
-        PrintWriter bars = onTerminal ? out() : null;
-        Ansi ansi = !onTerminal || noColor ? Ansi.OFF : terminal != null ? Ansi.ON : Ansi.AUTO;
+        boolean forTerminal = !json && onTerminal();
+        PrintWriter bars = forTerminal ? out() : null;
+        Ansi ansi = !forTerminal || noColor ? Ansi.OFF : terminal != null ? Ansi.ON : Ansi.AUTO;
         if (!json) {
             BenchTable.printHeader(target, spec, out());
         }

@@ -43,8 +43,6 @@ final class DumpCommand extends StrataSubcommand {
                     + " default: binary for FILE ending in .sdump or .sdump.gz, json otherwise.")
     String format;
 
-    /** Overrides terminal detection, for tests: true draws the bar, false prints lines. */
-    Boolean terminal;
 
     /** Where {@code -} writes; stdout unless a test says otherwise. */
     OutputStream stdout = System.out;
@@ -53,7 +51,7 @@ final class DumpCommand extends StrataSubcommand {
     int run() throws IOException {
         long start = System.nanoTime();
         DumpEncoding encoding = encoding();
-        Progress progress = LoadCommand.progress(err(), terminal);
+        Progress progress = LoadCommand.progress(err(), onTerminal());
         DumpResult result;
         try (MetaStore store = LoadCommand.open(metaUrl); DumpFiles.Output output = DumpFiles.output(file, stdout)) {
             try {

@@ -40,8 +40,6 @@ final class LoadCommand extends StrataSubcommand {
     @Option(names = "--force", description = "Load into a volume that is not empty, replacing everything in it.")
     boolean force;
 
-    /** Overrides terminal detection, for tests: true draws the bar, false prints lines. */
-    Boolean terminal;
 
     /** Where {@code -} reads; stdin unless a test says otherwise. */
     InputStream stdin = System.in;
@@ -49,7 +47,7 @@ final class LoadCommand extends StrataSubcommand {
     @Override
     int run() throws IOException {
         long start = System.nanoTime();
-        Progress progress = progress(err(), terminal);
+        Progress progress = progress(err(), onTerminal());
         LoadSummary summary;
         try (InputStream in = DumpFiles.input(file, stdin); MetaStore store = open(metaUrl)) {
             summary = MetadataDump.load(store, in, LoadOptions.defaults().withForce(force), progress);
@@ -82,9 +80,8 @@ final class LoadCommand extends StrataSubcommand {
         }
     }
 
-    /** A bar on a terminal, a line every few seconds otherwise; {@code terminal} overrides the detection. */
-    static Progress progress(PrintWriter err, Boolean terminal) {
-        boolean bar = terminal != null ? terminal : System.console() != null;
+    /** A bar on a terminal, a line every few seconds otherwise. */
+    static Progress progress(PrintWriter err, boolean bar) {
         return bar ? Progress.bar(err, System::nanoTime) : Progress.lines(err, System::nanoTime, LINE_INTERVAL_NS);
     }
 }

@@ -48,8 +48,6 @@ final class ProfileCommand extends StrataSubcommand {
     @Option(names = "--op", paramLabel = "OP", description = "Only this operation (e.g. lookup, read).")
     String op;
 
-    /** Overrides terminal detection, for tests. */
-    Boolean terminal;
 
     @Override
     int run() throws Exception {
@@ -84,7 +82,7 @@ final class ProfileCommand extends StrataSubcommand {
             throw CliException.badInput(source + " has no " + ACCESS_LOG + ": give the root of a Strata mount, or a"
                     + " saved access log");
         }
-        boolean inPlace = terminal != null ? terminal : System.console() != null;
+        boolean inPlace = onTerminal();
         long start = System.nanoTime();
         long nextTable = start + (long) (interval * 1e9);
         long end = duration > 0 ? start + (long) (duration * 1e9) : Long.MAX_VALUE;

@@ -40,8 +40,6 @@ final class StatsCommand extends StrataSubcommand {
             description = "Stop after N updates; 0 runs until interrupted (default: ${DEFAULT-VALUE}).")
     int count;
 
-    /** Overrides terminal detection, for tests: true redraws in place, false prints lines. */
-    Boolean terminal;
 
     @Override
     int run() throws Exception {
@@ -52,7 +50,7 @@ final class StatsCommand extends StrataSubcommand {
             throw CliException.badInput("--count must be 0 (no end) or more, not " + count);
         }
         Path stats = statsFile();
-        boolean inPlace = terminal != null ? terminal : System.console() != null;
+        boolean inPlace = onTerminal();
         StatsView view = new StatsView(verbosity);
         view.header().forEach(out()::println);
         out().flush();

@@ -22,6 +22,9 @@ abstract class StrataSubcommand implements Callable<Integer> {
     @ParentCommand
     StrataCommand root;
 
+    /** Overrides terminal detection, for tests: true draws bars and redraws in place, false prints lines. */
+    Boolean terminal;
+
     @Override
     public final Integer call() throws Exception {
         try {
@@ -53,6 +56,11 @@ abstract class StrataSubcommand implements Callable<Integer> {
     void error(String message) {
         err().println("strata: " + message);
         err().flush();
+    }
+
+    /** Whether output goes to a terminal (bars, lines redrawn in place, colours) or to a file or pipe. */
+    boolean onTerminal() {
+        return terminal != null ? terminal : System.console() != null;
     }
 
     Map<String, String> environment() {

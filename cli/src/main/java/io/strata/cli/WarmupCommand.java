@@ -56,8 +56,6 @@ final class WarmupCommand extends StrataSubcommand {
     @Option(names = "--check", description = "Report how much of each file is cached; read nothing.")
     boolean check;
 
-    /** Overrides terminal detection, for tests: true draws the bar, false prints lines. */
-    Boolean terminal;
 
     @Override
     int run() throws Exception {
@@ -143,7 +141,7 @@ final class WarmupCommand extends StrataSubcommand {
                 // counted as 0; the read reports the problem
             }
         }
-        boolean bar = terminal != null ? terminal : System.console() != null;
+        boolean bar = onTerminal();
         Progress progress = new Progress(out(), bar, files.size(), total);
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         List<String> failures = new ArrayList<>();
