@@ -38,7 +38,6 @@ public final class AccessLog {
 
     private final CopyOnWriteArrayList<Reader> readers = new CopyOnWriteArrayList<>();
     private final Counter dropped;
-    private volatile boolean active;
     private volatile SecondPrefix second = new SecondPrefix(Long.MIN_VALUE, "");
 
     public AccessLog(MeterRegistry registry) {
@@ -50,7 +49,7 @@ public final class AccessLog {
 
     /** Whether a reader is attached; callers make no line when none is. */
     public boolean active() {
-        return active;
+        return !readers.isEmpty(); // a volatile read of the list's array
     }
 
     /**
@@ -105,10 +104,9 @@ public final class AccessLog {
     private record SecondPrefix(long epochSecond, String text) {}
 
     /** Attaches a reader; lines recorded from now on reach it until it is closed. */
-    public synchronized Reader attach() {
+    public Reader attach() {
         Reader reader = new Reader();
         readers.add(reader);
-        active = true;
         return reader;
     }
 
@@ -161,10 +159,7 @@ public final class AccessLog {
 
         @Override
         public void close() {
-            synchronized (AccessLog.this) {
-                readers.remove(this);
-                active = !readers.isEmpty();
-            }
+            readers.remove(this);
         }
     }
 }
