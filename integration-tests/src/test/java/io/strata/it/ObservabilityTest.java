@@ -1,6 +1,7 @@
 package io.strata.it;
 
 import io.strata.cli.StrataCommand;
+import io.strata.cli.stats.StatsSample;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -57,16 +57,9 @@ class ObservabilityTest {
         }
     }
 
-    /** The series of a Prometheus text body (or .stats) and their values. */
+    /** The series of a Prometheus text body (or .stats) and their values, read as strata stats reads them. */
     private static Map<String, Double> series(String text) {
-        Map<String, Double> values = new HashMap<>();
-        for (String line : text.split("\n")) {
-            int space = line.lastIndexOf(' ');
-            if (!line.startsWith("#") && space > 0) {
-                values.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
-            }
-        }
-        return values;
+        return StatsSample.parse(text, 0).values();
     }
 
     private static String scrape() throws IOException, InterruptedException {
