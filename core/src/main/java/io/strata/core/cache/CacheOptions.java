@@ -51,7 +51,7 @@ public final class CacheOptions implements OptionGroup {
             .build();
 
     public static final Option<DataSize> MEMORY_SIZE = Option.builder("local_cache_memory_size", OptionType.SIZE)
-            .defaultValue(DataSize.ofMiB(128))
+            .defaultValue(DataSize.ofMiB(64))
             .doc("Size of the off-heap memory tier in front of the cache directories (direct memory: keep it"
                     + " under the JVM's -XX:MaxDirectMemorySize). 0 turns it off.")
             .build();

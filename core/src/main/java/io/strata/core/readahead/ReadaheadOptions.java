@@ -27,9 +27,10 @@ public final class ReadaheadOptions implements OptionGroup {
             .build();
 
     public static final Option<DataSize> BUFFER_SIZE = Option.builder("buffer_size", OptionType.SIZE)
-            .defaultValue(DataSize.ofMiB(300))
+            .defaultValue(DataSize.ofMiB(128))
             .doc("Memory for readahead buffers across the volume's files: bytes being fetched plus fetched bytes"
-                    + " not read yet. Readahead beyond it waits or shrinks; reads never exceed it.")
+                    + " not read yet (on the heap: keep it under half of -Xmx). Readahead beyond it waits or"
+                    + " shrinks; reads never exceed it.")
             .check(s -> s.bytes() >= (64 << 10), "at least 64KiB")
             .build();
 

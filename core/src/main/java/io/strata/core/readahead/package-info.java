@@ -53,7 +53,7 @@
  * page cache holds views only until their pages are stored (at most its fill queue's worth).
  * A {@code Part} holds its bytes' reservation from before its GET starts until it is dropped and
  * unpinned, so the budget bounds bytes in flight and buffered together ({@code buffer_size},
- * 300 MiB by default, per volume). Parts are dropped when read through, when their session has
+ * 128 MiB by default, per volume). Parts are dropped when read through, when their session has
  * moved more than a part past them (unread: the window halves), when their session is evicted,
  * when the budget reclaims idle fetched parts (oldest first, halving their windows) for a waiting
  * reader, when a GET fails (the next read asks again, and reports the failure if it fails again:

@@ -24,11 +24,11 @@ class PageStoreConfigTest {
     }
 
     @Test
-    void defaultsAreOneDirectoryOf100GiBUnderTheVolumeStateWith1MiBPagesAnd128MiBOfMemory() {
+    void defaultsAreOneDirectoryOf100GiBUnderTheVolumeStateWith1MiBPagesAnd64MiBOfMemory() {
         PageStoreConfig config = PageStoreConfig.from(Options.defaults(), defaultDir);
         assertEquals(List.of(new DiskPageStore.Dir(defaultDir, 100L << 30)), config.dirs());
         assertEquals(1 << 20, config.pageSize());
-        assertEquals(128L << 20, config.memoryBytes());
+        assertEquals(64L << 20, config.memoryBytes());
         assertEquals("lru", config.eviction());
         assertEquals(0.1, config.freeSpaceRatio());
         assertTrue(config.cacheOnWrite());

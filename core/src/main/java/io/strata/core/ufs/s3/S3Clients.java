@@ -111,7 +111,7 @@ public final class S3Clients {
                 .credentialsProvider(credentials(options))
                 .forcePathStyle(options.get(S3Options.PATH_STYLE_ACCESS))
                 .maxConcurrency(options.get(S3Options.MAX_CONNECTIONS))
-                .minimumPartSizeInBytes(options.get(S3Options.PART_SIZE).bytes())
+                .minimumPartSizeInBytes(options.get(S3Options.READ_PART_SIZE).bytes())
                 .retryConfiguration(r -> r.numRetries(options.get(S3Options.MAX_ATTEMPTS) - 1))
                 .httpConfiguration(h -> h
                         .connectionTimeout(options.get(S3Options.CONNECT_TIMEOUT))
