@@ -852,6 +852,31 @@ public final class StrataFileSystem implements AutoCloseable {
         handle.file().truncate(size, Clocks.nowNs());
     }
 
+    /**
+     * fallocate(2) without special modes: space is the under storage's to manage, so allocating
+     * means the size covers {@code [offset, offset + length)} unless {@code keepSize}; past the end
+     * of a file on storage that cannot reserve space (S3: {@link UnderFileSystem#preallocates()})
+     * it is EOPNOTSUPP, and the caller writes instead.
+     */
+    public void fallocate(long fh, long offset, long length, boolean keepSize) throws IOException {
+        if (offset < 0 || length <= 0) {
+            throw new FsException(FsError.EINVAL, "fallocate of " + length + " bytes at " + offset);
+        }
+        FileHandle handle = handle(fh);
+        if (!handle.writable()) {
+            throw new FsException(FsError.EBADF, "handle opened read-only");
+        }
+        long end = offset + length;
+        if (keepSize || end <= handle.file().size()) {
+            return;
+        }
+        if (!ufs.preallocates()) {
+            throw new FsException(FsError.ENOTSUP, "fallocate past the end: " + ufs.uri().getScheme()
+                    + " storage has no space to reserve; write the bytes instead");
+        }
+        ftruncate(fh, end);
+    }
+
     private static void checkSize(long size) throws FsException {
         if (size < 0) {
             throw new FsException(FsError.EINVAL, "negative size " + size);

@@ -131,6 +131,29 @@ class S3MountTest {
     }
 
     @Test
+    void fallocatePastTheEndIsRefusedAndAFileLaidOutLikeFiosStillStreams() throws IOException {
+        Path dir = Files.createDirectories(mounted.path("allocated"));
+        Shell.Result extend = Shell.sh(dir, "touch f && fallocate -l 1MiB f");
+        assertTrue(extend.exit() != 0 && extend.err().contains("not supported"), extend.describe());
+        assertEquals(0, Files.size(dir.resolve("f")), "the refused fallocate changed nothing");
+        if (Transport.current() == Transport.KERNEL) { // libfuse2's API has no fallocate: refused whatever the mode
+            Shell.sh(dir, "fallocate --keep-size -l 1MiB f").assertOk();
+            assertEquals(0, Files.size(dir.resolve("f")));
+        }
+
+        byte[] data = Bytes.random(5, 20 * MIB);
+        // fio's layout: create, (fallocate, refused), close; then open again and write front to back.
+        Files.write(dir.resolve("laid-out.bin"), new byte[0]);
+        try (OutputStream out = Files.newOutputStream(dir.resolve("laid-out.bin"), StandardOpenOption.WRITE)) {
+            for (int offset = 0; offset < data.length; offset += MIB) {
+                out.write(data, offset, MIB);
+            }
+            assertEquals(List.of(), stagingFiles(), "an empty object written again streams: nothing to fetch");
+        }
+        assertArrayEquals(data, server.get(volume, "allocated/laid-out.bin").orElseThrow());
+    }
+
+    @Test
     void overwritesAppendsAndTruncatesOfExistingObjectsLand() throws IOException {
         byte[] data = Bytes.random(4, 3 * MIB); // uploaded before the mount, so the namespace knows it
         try (RandomAccessFile file = new RandomAccessFile(mounted.path("dir/changed.bin").toFile(), "rw")) {

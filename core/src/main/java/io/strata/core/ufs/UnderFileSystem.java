@@ -59,6 +59,17 @@ public interface UnderFileSystem extends Closeable {
     /** Moves a file or a directory tree, replacing a file at {@code dst}. */
     void rename(String src, String dst) throws IOException;
 
+    /**
+     * Whether fallocate may make a file longer here. A directory's file system reserves the space.
+     * An object store has none to reserve, and the length alone would be zeros sent at close: fio
+     * sizes its files, closes them and opens them again, so the zeros went up and came back down
+     * before a byte was written. There fallocate past the end is refused (EOPNOTSUPP, as s3fs,
+     * goofys and mountpoint-s3 answer) and callers write instead.
+     */
+    default boolean preallocates() {
+        return true;
+    }
+
     /** Capacity of the storage, for statfs; empty where it is unbounded (object stores). */
     Optional<Capacity> capacity() throws IOException;
 

@@ -388,10 +388,7 @@ final class Operations {
         if ((mode & ~FALLOC_FL_KEEP_SIZE) != 0) {
             throw new FsException(FsError.ENOTSUP, "fallocate mode " + mode + " (only plain allocation is supported)");
         }
-        // Space is the under storage's to manage: allocating means only that the size covers the range.
-        if (mode == 0 && offset + length > fs.fstat(fh).size()) {
-            fs.ftruncate(fh, offset + length);
-        }
+        fs.fallocate(fh, offset, length, mode == FALLOC_FL_KEEP_SIZE);
         out.ok(request);
     }
 

@@ -74,6 +74,11 @@ public final class MeteredUnderFileSystem implements UnderFileSystem {
     }
 
     @Override
+    public boolean preallocates() {
+        return engine.preallocates();
+    }
+
+    @Override
     public Optional<Capacity> capacity() throws IOException {
         return engine.capacity();
     }

@@ -209,8 +209,11 @@ final class OpenObject {
         lock.writeLock().lock();
         try {
             checkOpen();
+            if (mode == Mode.REMOTE && remoteSize == 0 && offset <= MAX_STREAMING_GAP) {
+                startStreaming(); // an empty object (created, closed, opened again, as fio does): nothing to fetch
+            }
             if (mode == Mode.STREAMING && offset >= upload.bufferStart()
-                    && offset - upload.size() <= MAX_STREAMING_GAP) {
+                    && offset - upload.writtenEnd() <= MAX_STREAMING_GAP) {
                 modified = true;
                 upload.write(src, offset);
                 return;
@@ -235,17 +238,13 @@ final class OpenObject {
             if (size == sizeLocked()) {
                 return;
             }
-            if (mode == Mode.STREAMING && size >= upload.bufferStart()
-                    && size - upload.size() <= MAX_STREAMING_GAP) {
+            if (mode == Mode.STREAMING && size >= upload.bufferStart()) {
+                upload.truncate(size); // a longer size is a zero tail: a fallocated file still streams
+            } else if (mode != Mode.STAGED && (size == 0 || mode == Mode.REMOTE && remoteSize == 0)) {
+                // open(O_TRUNC), or an empty object sized before it is written: stream the new
+                // content instead of fetching the old.
+                startStreaming();
                 upload.truncate(size);
-            } else if (size == 0 && mode != Mode.STAGED) {
-                // open(O_TRUNC) then writes: stream the new content instead of fetching the old.
-                if (upload != null) {
-                    upload.abort();
-                }
-                upload = ufs.newUpload(key, path);
-                mode = Mode.STREAMING;
-                closeRemoteReader();
             } else {
                 if (mode != Mode.STAGED) {
                     toStaged();
@@ -401,6 +400,16 @@ final class OpenObject {
         closeRemoteReader();
     }
 
+    /** Starts the content anew as a streaming upload (write lock held), dropping one under way. */
+    private void startStreaming() {
+        if (upload != null) {
+            upload.abort();
+        }
+        upload = ufs.newUpload(key, path);
+        mode = Mode.STREAMING;
+        closeRemoteReader();
+    }
+
     /** Switches to a local copy (write lock held): of the buffered bytes, or of the object, fetched once. */
     private void toStaged() throws IOException {
         if (mode == Mode.STREAMING) {
@@ -408,6 +417,7 @@ final class OpenObject {
                 StagedFile copy = StagedFile.create(ufs.stagingDir(), path);
                 try {
                     copy.write(upload.buffered(), 0);
+                    copy.truncate(upload.size()); // and the zero tail, if any
                 } catch (IOException | RuntimeException e) {
                     copy.delete();
                     throw e;

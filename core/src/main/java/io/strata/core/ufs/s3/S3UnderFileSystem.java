@@ -482,6 +482,12 @@ public final class S3UnderFileSystem implements UnderFileSystem {
         return new S3UfsFile(this, created, true);
     }
 
+    /** Object storage reserves nothing (see the interface): fallocate past the end is refused. */
+    @Override
+    public boolean preallocates() {
+        return false;
+    }
+
     @Override
     public Optional<Capacity> capacity() {
         return Optional.empty();

@@ -29,7 +29,9 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Writes may also land anywhere in the part still being filled (a rewrite of recent bytes, a
  * small hole), which stays in memory; anything before it is out of reach and the caller switches
- * to a staged file.
+ * to a staged file. A truncate or fallocate past the bytes written (as fio and databases make a
+ * file's full size before writing it) is a zero tail: a length, not zeros in memory, which writes
+ * continuing the stream overwrite and {@link #finish()} sends as zeros if any of it is left.
  *
  * <p>A part that fails (after the SDK's retries) keeps its bytes: further writes fail with its
  * error, and {@link #finish()} uploads the failed parts again before completing, so a transient
@@ -50,6 +52,8 @@ final class StreamingUpload {
     private byte[] buffer = EMPTY;
     private int bufferLength;
     private long bufferStart;
+    /** The content's end when it was extended past the bytes written (zeros up to here); 0 for none. */
+    private long zeroTailEnd;
     private int nextPart = 1;
     private String uploadId;
 
@@ -73,8 +77,13 @@ final class StreamingUpload {
         this.inFlightBudget = firstPartSize * concurrency;
     }
 
-    /** Bytes written so far (the end of the file). */
+    /** The end of the file: the bytes written, or the zero tail after them. */
     long size() {
+        return Math.max(writtenEnd(), zeroTailEnd);
+    }
+
+    /** The end of the bytes written (in memory or sent): where a sequential writer goes on. */
+    long writtenEnd() {
         return bufferStart + bufferLength;
     }
 
@@ -89,8 +98,8 @@ final class StreamingUpload {
     }
 
     /**
-     * Writes {@code src} at {@code offset}, which must be within [bufferStart, size]; zeros fill a
-     * gap. A full part is sent when the next byte arrives (or at {@link #finish()}), so a write of
+     * Writes {@code src} at {@code offset}, which must not be before bufferStart; zeros in memory
+     * fill a gap after the bytes written (callers keep it small). A full part is sent when the next byte arrives (or at {@link #finish()}), so a write of
      * up to one part that fails (an earlier part failed, no upload could be created) has changed
      * nothing.
      */
@@ -99,8 +108,8 @@ final class StreamingUpload {
             throw new IllegalArgumentException("offset " + offset + " is before the buffer at " + bufferStart);
         }
         checkFailure();
-        if (offset > size()) {
-            fillZeros(offset - size());
+        if (offset > writtenEnd()) {
+            fillZeros(offset - writtenEnd());
         }
         long position = offset;
         while (src.hasRemaining()) {
@@ -121,35 +130,46 @@ final class StreamingUpload {
         }
     }
 
-    /** Cuts or extends (with zeros) the content; {@code newSize} must not be before bufferStart. */
+    /**
+     * Cuts the content, or extends it with a zero tail (no memory); {@code newSize} must not be
+     * before bufferStart.
+     */
     void truncate(long newSize) throws IOException {
         if (newSize < bufferStart) {
             throw new IllegalArgumentException("size " + newSize + " is before the buffer at " + bufferStart);
         }
         checkFailure();
-        if (newSize <= size()) {
+        if (newSize <= writtenEnd()) {
             int keep = (int) (newSize - bufferStart);
             Arrays.fill(buffer, keep, bufferLength, (byte) 0);
             bufferLength = keep;
+            zeroTailEnd = 0;
         } else {
-            fillZeros(newSize - size());
+            zeroTailEnd = newSize;
         }
     }
 
-    /** Copies buffered bytes at {@code offset} into {@code dst}; only while nothing was uploaded. */
+    /** Copies the content at {@code offset} into {@code dst}; only while nothing was uploaded. */
     int readBuffered(ByteBuffer dst, long offset) {
         if (uploadedAny()) {
             throw new IllegalStateException("parts already uploaded");
         }
-        if (offset >= bufferLength) {
+        if (offset >= size()) {
             return -1;
         }
-        int n = (int) Math.min(dst.remaining(), bufferLength - offset);
-        dst.put(buffer, (int) offset, n);
+        if (offset < bufferLength) {
+            int n = (int) Math.min(dst.remaining(), bufferLength - offset);
+            dst.put(buffer, (int) offset, n);
+            return n;
+        }
+        int n = (int) Math.min(dst.remaining(), size() - offset); // the zero tail
+        for (int i = 0; i < n; i++) {
+            dst.put((byte) 0);
+        }
         return n;
     }
 
-    /** The buffered bytes; only while nothing was uploaded (the whole content). */
+    /** The bytes written, all in memory: only while nothing was uploaded (the content but its zero tail). */
     ByteBuffer buffered() {
         if (uploadedAny()) {
             throw new IllegalStateException("parts already uploaded");
@@ -164,6 +184,10 @@ final class StreamingUpload {
      */
     String finish() throws IOException {
         String what = "upload '" + path + "'";
+        if (zeroTailEnd > writtenEnd()) {
+            fillZeros(zeroTailEnd - writtenEnd());
+        }
+        zeroTailEnd = 0;
         if (!uploadedAny()) {
             return objects.put(key, ByteBuffer.wrap(buffer, 0, bufferLength), what);
         }
@@ -205,6 +229,7 @@ final class StreamingUpload {
         }
         buffer = EMPTY;
         bufferLength = 0;
+        zeroTailEnd = 0;
     }
 
     /** The first part failure, as an IOException, if any part failed. */
@@ -226,7 +251,7 @@ final class StreamingUpload {
         while (left > 0) {
             zeros.clear().limit((int) Math.min(left, zeros.capacity()));
             left -= zeros.remaining();
-            write(zeros, size());
+            write(zeros, writtenEnd());
         }
     }
 

@@ -37,8 +37,11 @@
  *       ({@link io.strata.core.ufs.s3.PartSizes}: {@code s3.part_size}, doubled every 500 parts, so
  *       5 TiB fit in 10,000 parts), at most {@code s3.upload_concurrency} parts in flight
  *       (the writer waits beyond that: memory per file is bounded, not per file size). Writes may
- *       go back within the part still in memory. A file that never fills a part is one
- *       PutObject at flush. Nothing is visible in the bucket before flush/fsync/close.</li>
+ *       go back within the part still in memory. A truncate or fallocate past the bytes written
+ *       (fio and databases size a file before writing it) only records a zero tail, which the
+ *       writes continuing the stream overwrite and the finish sends as zeros where they did not.
+ *       A file that never fills a part is one PutObject at flush. Nothing is visible in the
+ *       bucket before flush/fsync/close.</li>
  *   <li><b>STAGED</b> ({@link io.strata.core.ufs.s3.StagedFile}): any other write (before the part
  *       in memory, or to an opened object) switches the file to a local copy in
  *       {@code s3.staging_dir}: the buffered bytes if nothing was uploaded yet, else the object,

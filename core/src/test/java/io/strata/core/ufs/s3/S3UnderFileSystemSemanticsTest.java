@@ -195,6 +195,78 @@ class S3UnderFileSystemSemanticsTest {
     }
 
     @Test
+    void aNewFileExtendedBeforeItIsWrittenStillStreams() throws IOException {
+        byte[] data = randomBytes((int) (2.5 * PART), 11);
+        try (UfsFile file = ufs.create("fallocated")) {
+            file.truncate(data.length); // fio and databases make the full size first (fallocate)
+            assertEquals(data.length, file.size());
+            for (int offset = 0; offset < data.length; offset += 128 * 1024) {
+                file.write(ByteBuffer.wrap(data, offset, Math.min(128 * 1024, data.length - offset)), offset);
+            }
+            assertEquals(data.length, file.size());
+            assertEquals(0, stagedFiles(), "the extension is a length, not a staged copy");
+        }
+        assertArrayEquals(data, server.get(volume, "fallocated").orElseThrow());
+        assertEquals(0, stagedFiles());
+    }
+
+    @Test
+    void anEmptyObjectOpenedAgainAndWrittenStreamsWithoutAStagedCopy() throws IOException {
+        byte[] data = randomBytes((int) (2.5 * PART), 13);
+        server.put(volume, "empty", new byte[0]); // as fio leaves a file it created and closed
+        try (UfsFile file = ufs.open("empty", true)) {
+            file.truncate(data.length); // and then sizes (fallocate) before writing
+            for (int offset = 0; offset < data.length; offset += 128 * 1024) {
+                file.write(ByteBuffer.wrap(data, offset, Math.min(128 * 1024, data.length - offset)), offset);
+            }
+            assertEquals(0, stagedFiles(), "nothing to fetch, so nothing staged");
+        }
+        assertArrayEquals(data, server.get(volume, "empty").orElseThrow());
+    }
+
+    @Test
+    void theZeroTailLeftUnwrittenIsUploadedAsZeros() throws IOException {
+        byte[] head = randomBytes((int) (1.5 * PART), 12);
+        long size = 3 * PART + 17;
+        try (UfsFile file = ufs.create("tail")) {
+            file.truncate(size);
+            file.write(ByteBuffer.wrap(head), 0);
+        }
+        byte[] expected = java.util.Arrays.copyOf(head, (int) size);
+        assertArrayEquals(expected, server.get(volume, "tail").orElseThrow());
+    }
+
+    @Test
+    void theZeroTailReadsAsZerosAndSurvivesAStagedSwitch() throws IOException {
+        try (UfsFile file = ufs.create("holey")) {
+            file.write(ByteBuffer.wrap(bytes("abc")), 0);
+            file.truncate(10);
+            ByteBuffer back = ByteBuffer.allocate(10);
+            while (back.hasRemaining() && file.read(back, back.position()) > 0) {
+                // still in memory: read back from there, the tail as zeros
+            }
+            assertArrayEquals(new byte[] {'a', 'b', 'c', 0, 0, 0, 0, 0, 0, 0}, back.array());
+            file.write(ByteBuffer.wrap(bytes("z")), 8); // in the tail: the small hole before it becomes zeros in memory
+            file.write(ByteBuffer.wrap(bytes("A")), 0);
+            assertEquals(10, file.size());
+        }
+        assertArrayEquals(new byte[] {'A', 'b', 'c', 0, 0, 0, 0, 0, 'z', 0}, server.get(volume, "holey").orElseThrow());
+    }
+
+    @Test
+    void cuttingIntoTheZeroTailShortensIt() throws IOException {
+        try (UfsFile file = ufs.create("cut")) {
+            file.write(ByteBuffer.wrap(bytes("abc")), 0);
+            file.truncate(1000);
+            file.truncate(5);
+            assertEquals(5, file.size());
+            file.truncate(2);
+            assertEquals(2, file.size());
+        }
+        assertArrayEquals(bytes("ab"), server.get(volume, "cut").orElseThrow());
+    }
+
+    @Test
     void aSmallNewFileIsOnePut() throws IOException {
         try (UfsFile file = ufs.create("small")) {
             file.write(ByteBuffer.wrap(bytes("tiny")), 0);
