@@ -5,7 +5,6 @@ import io.strata.core.cache.CacheOptions;
 import io.strata.core.conf.DataSize;
 import io.strata.core.conf.Options;
 import io.strata.core.readahead.ReadaheadOptions;
-import io.strata.core.ufs.s3.S3Options;
 import io.strata.fuse.FuseOptions;
 
 import java.lang.management.ManagementFactory;
@@ -20,29 +19,18 @@ import java.lang.management.ManagementFactory;
  * @param memoryTier the page store's memory tier (direct)
  * @param fuseBuffers the FUSE workers' request and reply buffers (direct)
  * @param readahead the readahead's buffer budget (heap)
- * @param s3ReadBuffers the most native memory the CRT S3 client holds for reads in flight (outside
- *     the JVM's limits; 0 without it): the readahead's budget, in whole steps of the 16 parts
- *     ({@code s3.read_part_size}) by which the CRT reserves its buffers
  */
-record MemoryBudget(long heapMax, long directMax, long memoryTier, long fuseBuffers, long readahead, long s3ReadBuffers) {
+record MemoryBudget(long heapMax, long directMax, long memoryTier, long fuseBuffers, long readahead) {
     /** Each FUSE worker's request and reply buffer (fuse=kernel). */
     static final long FUSE_BUFFERS_PER_WORKER = 2L << 20;
     /** Direct memory kept for the S3 client's (Netty's) buffers. */
     static final long CLIENT_DIRECT = 32L << 20;
 
-    /** Parts by which the CRT client's buffer pool grows. */
-    static final int CRT_RESERVATION_PARTS = 16;
-
-    /** The budget of a mount with these options; {@code s3} when its source is an S3 bucket. */
-    static MemoryBudget of(Options options, boolean s3) {
+    static MemoryBudget of(Options options) {
         long fuse = FuseOptions.KERNEL.equals(options.get(FuseOptions.TRANSPORT))
                 ? options.get(FuseOptions.THREADS) * FUSE_BUFFERS_PER_WORKER : 0;
-        long readahead = options.get(ReadaheadOptions.BUFFER_SIZE).bytes();
-        long crtStep = CRT_RESERVATION_PARTS * options.get(S3Options.READ_PART_SIZE).bytes();
-        long s3Reads = s3 && options.get(S3Options.CLIENT) == S3Options.Client.CRT
-                ? (readahead + crtStep - 1) / crtStep * crtStep : 0;
         return new MemoryBudget(Runtime.getRuntime().maxMemory(), maxDirectMemory(),
-                options.get(CacheOptions.MEMORY_SIZE).bytes(), fuse, readahead, s3Reads);
+                options.get(CacheOptions.MEMORY_SIZE).bytes(), fuse, options.get(ReadaheadOptions.BUFFER_SIZE).bytes());
     }
 
     private static long maxDirectMemory() {
@@ -75,11 +63,10 @@ record MemoryBudget(long heapMax, long directMax, long memoryTier, long fuseBuff
 
     /** One line for the mount's log: the bounds and what fills them. */
     String describe() {
-        String s3 = s3ReadBuffers == 0 ? "" : String.format(", S3 read buffers (native) up to %s", size(s3ReadBuffers));
         return String.format("memory: heap up to %s (readahead buffers %s), direct up to %s (memory tier %s, FUSE"
-                        + " buffers %s)%s; the process stays under %s plus the JVM's own (code, metaspace, threads)",
-                size(heapMax), size(readahead), size(directMax), size(memoryTier), size(fuseBuffers), s3,
-                size(heapMax + directMax + s3ReadBuffers));
+                        + " buffers %s); the process stays under %s plus the JVM's own (code, metaspace, threads)",
+                size(heapMax), size(readahead), size(directMax), size(memoryTier), size(fuseBuffers),
+                size(heapMax + directMax));
     }
 
     /** A size as the JVM's flags take it: whole MiB, rounded up to 64 MiB ("1088m"). */

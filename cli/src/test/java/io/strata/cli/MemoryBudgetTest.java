@@ -17,13 +17,8 @@ class MemoryBudgetTest {
     }
 
     static MemoryBudget budget(long heap, long direct, String... dashO) {
-        return budget(false, heap, direct, dashO);
-    }
-
-    static MemoryBudget budget(boolean s3, long heap, long direct, String... dashO) {
-        MemoryBudget parts = MemoryBudget.of(options(dashO), s3);
-        return new MemoryBudget(heap, direct, parts.memoryTier(), parts.fuseBuffers(), parts.readahead(),
-                parts.s3ReadBuffers());
+        MemoryBudget parts = MemoryBudget.of(options(dashO));
+        return new MemoryBudget(heap, direct, parts.memoryTier(), parts.fuseBuffers(), parts.readahead());
     }
 
     @Test
@@ -33,20 +28,8 @@ class MemoryBudgetTest {
         assertThat(defaults.memoryTier()).isEqualTo(64 * MIB);
         assertThat(defaults.fuseBuffers()).isEqualTo(16 * 2 * MIB);
         assertThat(defaults.readahead()).isEqualTo(128 * MIB);
-        assertThat(defaults.s3ReadBuffers()).isZero();
         assertThat(defaults.describe()).contains("heap up to 320MiB", "direct up to 256MiB", "memory tier 64MiB",
                 "stays under 576MiB");
-    }
-
-    @Test
-    void anS3MountCountsTheCrtClientsReadBuffersInWholeReservations() {
-        MemoryBudget crt = budget(true, 320 * MIB, 256 * MIB);
-        assertThat(crt.s3ReadBuffers()).isEqualTo(128 * MIB); // 128 MiB of readahead, reserved 16 x 8 MiB at a time
-        assertThat(crt.describe()).contains("S3 read buffers (native) up to 128MiB", "stays under 704MiB");
-        assertThat(budget(true, 320 * MIB, 256 * MIB, "buffer_size=130MiB").s3ReadBuffers()).isEqualTo(256 * MIB);
-        assertThat(budget(true, 320 * MIB, 256 * MIB, "buffer_size=130MiB,s3.read_part_size=2MiB").s3ReadBuffers())
-                .isEqualTo(160 * MIB);
-        assertThat(budget(true, 320 * MIB, 256 * MIB, "s3.client=netty").s3ReadBuffers()).isZero();
     }
 
     @Test

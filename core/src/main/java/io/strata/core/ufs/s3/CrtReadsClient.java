@@ -143,7 +143,7 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
      * Passes the CRT attempt's callbacks to the caller's transformer until the attempt is
      * abandoned; after that they go nowhere, so they cannot touch the Netty attempt that replaced it.
      */
-    private static final class GatedAttempt<T> implements AsyncResponseTransformer<GetObjectResponse, T> {
+    private static final class GatedAttempt<T> implements AsyncResponseTransformer<GetObjectResponse, T>, ChunkCopying {
         private enum State { WAITING, STARTED, FAILED, ABANDONED }
 
         private final AsyncResponseTransformer<GetObjectResponse, T> delegate;
@@ -151,6 +151,11 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
 
         GatedAttempt(AsyncResponseTransformer<GetObjectResponse, T> delegate) {
             this.delegate = delegate;
+        }
+
+        @Override
+        public boolean copiesChunks() {
+            return delegate instanceof ChunkCopying copying && copying.copiesChunks();
         }
 
         /** Abandons the attempt if no response has started and it has not failed; true if it did. */

@@ -19,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  * store ignoring the Range header) or shorter than its Content-Length fails the attempt, as a
  * client error the SDK retries like a broken connection.
  */
-final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, FetchedRange> {
+final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, FetchedRange>, ChunkCopying {
     private final long offset;
     private final int maxLength;
     private final int blockSize;
@@ -30,6 +30,12 @@ final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, Fet
         this.offset = offset;
         this.maxLength = maxLength;
         this.blockSize = blockSize;
+    }
+
+    /** The collector copies each chunk into the range as it arrives, and asks for the whole body. */
+    @Override
+    public boolean copiesChunks() {
+        return true;
     }
 
     @Override

@@ -19,7 +19,6 @@ import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.DelegatingS3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClientBuilder;
-import software.amazon.awssdk.services.s3.S3CrtAsyncClientBuilder;
 
 import java.net.URI;
 import java.time.Duration;
@@ -101,39 +100,14 @@ public final class S3Clients {
     }
 
     /**
-     * The CRT client: connections, signing and retries run in native code. It takes no per-attempt
-     * timeout; a stalled response is abandoned once it moves under 1 byte/s for s3.socket_timeout.
-     * Its retries keep their own schedule; only the number of attempts carries over.
+     * The CRT client, sent GETs directly ({@link CrtGetClient}): connections, signing and retries
+     * run in native code. It takes no per-attempt timeout; a stalled response is abandoned once it
+     * moves under 1 byte/s for s3.socket_timeout (at least the 2 s the CRT's monitor accepts). Its
+     * retries keep their own schedule; only the number of attempts and the base delay carry over.
      */
     private static S3AsyncClient crtClient(Options options) {
-        S3CrtAsyncClientBuilder builder = S3AsyncClient.crtBuilder()
-                .region(region(options))
-                .credentialsProvider(credentials(options))
-                .forcePathStyle(options.get(S3Options.PATH_STYLE_ACCESS))
-                .maxConcurrency(options.get(S3Options.MAX_CONNECTIONS))
-                .minimumPartSizeInBytes(options.get(S3Options.READ_PART_SIZE).bytes())
-                .retryConfiguration(r -> r.numRetries(options.get(S3Options.MAX_ATTEMPTS) - 1))
-                .httpConfiguration(h -> h
-                        .connectionTimeout(options.get(S3Options.CONNECT_TIMEOUT))
-                        .connectionHealthConfiguration(c -> c
-                                .minimumThroughputInBps(1L)
-                                .minimumThroughputTimeout(crtStallTimeout(options))))
-                .requestChecksumCalculation(requestChecksums(options))
-                .responseChecksumValidation(responseChecksums(options));
-        String endpoint = options.get(S3Options.ENDPOINT);
-        if (endpoint != null) {
-            builder.endpointOverride(URI.create(endpoint));
-        }
-        return builder.build();
+        return new CrtGetClient(options, credentials(options), region(options));
     }
-
-    /** s3.socket_timeout, but at least the 2 s the CRT's connection monitor accepts. */
-    private static Duration crtStallTimeout(Options options) {
-        Duration timeout = options.get(S3Options.SOCKET_TIMEOUT);
-        return timeout.compareTo(CRT_MIN_STALL_TIMEOUT) < 0 ? CRT_MIN_STALL_TIMEOUT : timeout;
-    }
-
-    private static final Duration CRT_MIN_STALL_TIMEOUT = Duration.ofSeconds(2);
 
     private static RequestChecksumCalculation requestChecksums(Options options) {
         return options.get(S3Options.CHECKSUM) == S3Options.Checksum.WHEN_REQUIRED

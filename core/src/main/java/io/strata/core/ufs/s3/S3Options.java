@@ -140,27 +140,11 @@ public final class S3Options implements OptionGroup {
 
     public static final Option<Client> CLIENT = Option.builder("s3.client", CLIENT_TYPE)
             .defaultValue(Client.CRT)
-            .doc("The S3 client. crt (default): object reads (GETs) through the AWS SDK's client on the AWS"
-                    + " Common Runtime (native HTTP, as mountpoint-s3 uses), every other request through Netty; a read"
-                    + " whose response has not started within s3.socket_timeout moves to Netty. netty: everything"
-                    + " through the SDK's async client on Netty. crt reads ~30 % faster from a fresh mount"
-                    + " (docs/PERFORMANCE.md).")
-            .build();
-
-    /**
-     * The CRT client's part size for GETs. The CRT splits each ranged GET into parts of this size and
-     * holds every part in flight in a native buffer of its own (outside the JVM's limits), reserved
-     * from a pool that grows by 16 parts at a time: with 8 MiB parts two read streams made it reserve
-     * 256 MiB, with 2 MiB parts 64 MiB. Smaller parts also mean more GETs: one per part, where each
-     * readahead part (up to 8 MiB) is one GET at 8 MiB, which S3 bills per request
-     * (docs/PERFORMANCE.md, "the daemon's memory").
-     */
-    public static final Option<DataSize> READ_PART_SIZE = Option.builder("s3.read_part_size", OptionType.SIZE)
-            .defaultValue(DataSize.ofMiB(8))
-            .doc("Size of the ranged requests the crt client (s3.client) splits each object read into; each"
-                    + " read in flight holds one native buffer of this size, reserved 16 at a time. Smaller"
-                    + " saves memory and costs more GET requests.")
-            .check(s -> s.bytes() >= (256L << 10) && s.bytes() <= (64L << 20), "from 256KiB to 64MiB")
+            .doc("The S3 client. crt (default): object reads (GETs) sent by the AWS Common Runtime's S3 client"
+                    + " directly (native HTTP, signing and retries, as mountpoint-s3 uses), every other request"
+                    + " through the SDK's async client on Netty; a read whose response has not started within"
+                    + " s3.socket_timeout moves to Netty. netty: everything through Netty. crt reads small"
+                    + " files ~1.6x and large ones ~30 % faster from a fresh mount (docs/PERFORMANCE.md).")
             .build();
 
     public static final Option<Integer> MAX_CONNECTIONS = Option.builder("s3.max_connections", OptionType.INT)
@@ -199,7 +183,7 @@ public final class S3Options implements OptionGroup {
     public List<Option<?>> options() {
         return List.of(ENDPOINT, REGION, PATH_STYLE_ACCESS, ACCESS_KEY_ID, SECRET_KEY, CONNECT_TIMEOUT,
                 SOCKET_TIMEOUT, REQUEST_TIMEOUT, MAX_ATTEMPTS, RETRY_BASE_DELAY, RETRY_MAX_DELAY, CHECKSUM,
-                CLIENT, READ_PART_SIZE, MAX_CONNECTIONS, PART_SIZE, UPLOAD_CONCURRENCY, STAGING_DIR);
+                CLIENT, MAX_CONNECTIONS, PART_SIZE, UPLOAD_CONCURRENCY, STAGING_DIR);
     }
 
     private static boolean positive(Duration duration) {
