@@ -1,5 +1,6 @@
 package io.strata.cli;
 
+import io.strata.meta.MetaStoreUrls;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.strata.client.StrataFileSystem;
@@ -8,7 +9,6 @@ import io.strata.core.conf.Options;
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.UnderFileSystems;
 import io.strata.meta.MetaStore;
-import io.strata.meta.MetaStores;
 import io.strata.meta.fsck.Fsck;
 import io.strata.meta.fsck.FsckReport;
 import io.strata.meta.fsck.Problem;
@@ -52,7 +52,7 @@ final class FsckCommand extends StrataSubcommand {
     @Override
     int run() throws IOException {
         Options options = config.bind(OptionRegistry.load(), environment());
-        String shown = MetaStores.redact(metaUrl);
+        String shown = MetaStoreUrls.redact(metaUrl);
         FsckReport report;
         String ufsShown;
         try (MetaStore store = LoadCommand.open(metaUrl)) {

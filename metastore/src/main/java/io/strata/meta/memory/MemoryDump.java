@@ -1,9 +1,9 @@
 package io.strata.meta.memory;
 
+import io.strata.meta.VolumeFormat;
 import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
-import io.strata.meta.MetaStores;
 import io.strata.meta.Names;
 import io.strata.meta.dump.DumpCounters;
 import io.strata.meta.dump.DumpEntry;
@@ -154,9 +154,9 @@ final class MemoryDump {
                 store.nodes.clear();
                 store.nodes.put(Inode.ROOT, new MemoryNode(new Inode(Inode.ROOT, InodeType.DIRECTORY, 0755, 0, 0, now,
                         now, now, 2, 0, 0, Inode.ROOT, "", null, Inode.NEVER_SYNCED), null));
-                String version = store.settings.get(MetaStores.FORMAT_VERSION_KEY);
+                String version = store.settings.get(VolumeFormat.VERSION_KEY);
                 store.settings.clear();
-                store.settings.put(MetaStores.FORMAT_VERSION_KEY, version);
+                store.settings.put(VolumeFormat.VERSION_KEY, version);
                 store.nextInode = Inode.ROOT + 1;
                 store.usedBytes = 0;
             } finally {

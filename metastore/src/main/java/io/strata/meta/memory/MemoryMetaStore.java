@@ -1,12 +1,12 @@
 package io.strata.meta.memory;
 
+import io.strata.meta.VolumeFormat;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
 import io.strata.meta.MetaStore;
-import io.strata.meta.MetaStores;
 import io.strata.meta.NewInode;
 import io.strata.meta.RemovedLink;
 import io.strata.meta.Renamed;
@@ -55,7 +55,7 @@ public final class MemoryMetaStore implements MetaStore {
         Inode root = new Inode(Inode.ROOT, InodeType.DIRECTORY, 0755, 0, 0, now, now, now, 2, 0, 0, Inode.ROOT, "",
                 null, Inode.NEVER_SYNCED);
         nodes.put(Inode.ROOT, new MemoryNode(root, null));
-        settings.put(MetaStores.FORMAT_VERSION_KEY, Integer.toString(MetaStores.FORMAT_VERSION));
+        settings.put(VolumeFormat.VERSION_KEY, Integer.toString(VolumeFormat.VERSION));
     }
 
     @Override
@@ -353,9 +353,7 @@ public final class MemoryMetaStore implements MetaStore {
     public void putSetting(String key, String value) throws IOException {
         requireNonNull(key, "key is null");
         requireNonNull(value, "value is null");
-        if (key.equals(MetaStores.FORMAT_VERSION_KEY)) {
-            throw new IllegalArgumentException("setting " + key + " is kept by the metastore itself");
-        }
+        VolumeFormat.checkWritable(key);
         try (var ignored = write()) {
             settings.put(key, value);
         }

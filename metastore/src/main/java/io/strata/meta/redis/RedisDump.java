@@ -1,8 +1,8 @@
 package io.strata.meta.redis;
 
+import io.strata.meta.VolumeFormat;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
-import io.strata.meta.MetaStores;
 import io.strata.meta.Names;
 import io.strata.meta.dump.DumpCounters;
 import io.strata.meta.dump.DumpEntry;
@@ -382,8 +382,8 @@ final class RedisDump {
                         Inode.ROOT, "", null, Inode.NEVER_SYNCED);
                 jedis.flushDB();
                 try (AbstractTransaction batch = jedis.multi()) {
-                    batch.hset(RedisKeys.SETTINGS, MetaStores.FORMAT_VERSION_KEY,
-                            Integer.toString(MetaStores.FORMAT_VERSION));
+                    batch.hset(RedisKeys.SETTINGS, VolumeFormat.VERSION_KEY,
+                            Integer.toString(VolumeFormat.VERSION));
                     batch.hset(RedisKeys.COUNTERS, Map.of(RedisKeys.NEXT_INODE, Long.toString(Inode.ROOT),
                             RedisKeys.INODES, "1", RedisKeys.USED_BYTES, "0"));
                     batch.hset(bytes(RedisKeys.inode(Inode.ROOT)), hash(RedisCodec.fields(root, null)));

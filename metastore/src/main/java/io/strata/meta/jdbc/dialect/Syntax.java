@@ -1,0 +1,69 @@
+package io.strata.meta.jdbc.dialect;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+/** SQL text and JDBC steps more than one dialect writes the same way. */
+final class Syntax {
+    private Syntax() {}
+
+    /** The {@code ON CONFLICT ... DO UPDATE} upsert (SQLite 3.24+, PostgreSQL 9.5+). */
+    static String onConflictUpsert(String table, List<String> keyColumns, List<String> valueColumns) {
+        StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (");
+        sql.append(String.join(", ", keyColumns)).append(", ").append(String.join(", ", valueColumns));
+        sql.append(") VALUES (").append("?, ".repeat(keyColumns.size() + valueColumns.size() - 1)).append("?)");
+        sql.append(" ON CONFLICT (").append(String.join(", ", keyColumns)).append(") DO UPDATE SET ");
+        for (int i = 0; i < valueColumns.size(); i++) {
+            String column = valueColumns.get(i);
+            sql.append(i == 0 ? "" : ", ").append(column).append(" = excluded.").append(column);
+        }
+        return sql.toString();
+    }
+
+    /**
+     * "column IN (?, ?, ...)" with the count rounded up to a power of two, so that a statement
+     * cache holds a few texts rather than one per count; {@link #bindParameterList} repeats the
+     * last value into the padding.
+     */
+    static String parameterList(String column, int count) {
+        int padded = padded(count);
+        return column + " IN (" + "?, ".repeat(padded - 1) + "?)";
+    }
+
+    static int bindParameterList(PreparedStatement statement, int index, List<?> values) throws SQLException {
+        if (values.isEmpty()) {
+            throw new IllegalArgumentException("an empty list");
+        }
+        int padded = padded(values.size());
+        for (int i = 0; i < padded; i++) {
+            statement.setObject(index + i, values.get(Math.min(i, values.size() - 1)));
+        }
+        return index + padded;
+    }
+
+    private static int padded(int count) {
+        if (count <= 0) {
+            throw new IllegalArgumentException("an empty list");
+        }
+        return Integer.highestOneBit(count) == count ? count : Integer.highestOneBit(count) << 1;
+    }
+
+    static void execute(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    static void closeAll(List<Connection> connections, Throwable failure) {
+        for (Connection connection : connections) {
+            try {
+                connection.close();
+            } catch (SQLException e) {
+                failure.addSuppressed(e);
+            }
+        }
+    }
+}
