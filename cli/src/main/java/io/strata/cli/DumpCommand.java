@@ -1,7 +1,7 @@
 package io.strata.cli;
 
-import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.MetaStore;
+import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.dump.DumpEncoding;
 import io.strata.meta.dump.MetadataDump;
 import io.strata.meta.dump.MetadataDump.DumpOptions;
@@ -29,7 +29,8 @@ import java.util.Locale;
                 "'strata load' reads either back into any engine."})
 final class DumpCommand extends StrataSubcommand {
     @Parameters(index = "0", paramLabel = "META_URL",
-            description = "The volume's metastore: sqlite:///path/meta.db, jdbc:postgresql://host/db, redis://host/db.")
+            description = "The volume's metastore: sqlite:///path/meta.db, jdbc:postgresql://host/db,"
+                    + " jdbc:mariadb://host/db, redis://host/db.")
     String metaUrl;
 
     @Parameters(index = "1", paramLabel = "FILE", description = "Where to write the dump; - for stdout.")

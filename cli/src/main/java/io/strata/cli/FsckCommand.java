@@ -1,6 +1,5 @@
 package io.strata.cli;
 
-import io.strata.meta.MetaStoreUrls;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.strata.client.StrataFileSystem;
@@ -9,6 +8,7 @@ import io.strata.core.conf.Options;
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.UnderFileSystems;
 import io.strata.meta.MetaStore;
+import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.fsck.Fsck;
 import io.strata.meta.fsck.FsckReport;
 import io.strata.meta.fsck.Problem;
@@ -34,7 +34,8 @@ import java.util.Optional;
                 "Repair a volume that no mount is using."})
 final class FsckCommand extends StrataSubcommand {
     @Parameters(index = "0", paramLabel = "META_URL",
-            description = "The volume's metastore: sqlite:///path/meta.db, jdbc:postgresql://host/db, redis://host/db.")
+            description = "The volume's metastore: sqlite:///path/meta.db, jdbc:postgresql://host/db,"
+                    + " jdbc:mariadb://host/db, redis://host/db.")
     String metaUrl;
 
     @Option(names = "--repair", description = "Repair what can be repaired safely, and say what was done.")

@@ -1,7 +1,7 @@
 package io.strata.cli;
 
-import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.MetaStore;
+import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.MetaStores;
 import io.strata.meta.dump.LoadFailedException;
 import io.strata.meta.dump.MalformedDumpException;
@@ -32,7 +32,8 @@ final class LoadCommand extends StrataSubcommand {
     private static final long LINE_INTERVAL_NS = 5_000_000_000L;
 
     @Parameters(index = "0", paramLabel = "META_URL",
-            description = "The volume to load into: sqlite:///path/meta.db, jdbc:postgresql://host/db, redis://host/db.")
+            description = "The volume to load into: sqlite:///path/meta.db, jdbc:postgresql://host/db,"
+                    + " jdbc:mariadb://host/db, redis://host/db.")
     String metaUrl;
 
     @Parameters(index = "1", paramLabel = "FILE", description = "The dump; - for stdin.")

@@ -43,6 +43,11 @@ public final class MetaStores {
         return engine.open(url);
     }
 
+    /** Whether an engine on the class path opens URLs of {@code url}'s scheme (the URL may still be malformed). */
+    public static boolean supports(String url) {
+        return BY_SCHEME.containsKey(MetaStoreUrls.scheme(url));
+    }
+
     /** The engines on the class path, ordered by their URL's shape. */
     public static List<MetaStoreEngine> engines() {
         return ENGINES;

@@ -17,9 +17,9 @@ import io.strata.meta.XattrMode;
 import io.strata.meta.dump.DumpSource;
 import io.strata.meta.dump.LoadTarget;
 import io.strata.meta.fsck.FsckTarget;
-import io.strata.meta.jdbc.Rows.DirectoryPage;
-import io.strata.meta.jdbc.Rows.Lookup;
-import io.strata.meta.jdbc.Rows.TypeAndTarget;
+import io.strata.meta.jdbc.Reads.DirectoryPage;
+import io.strata.meta.jdbc.Reads.Lookup;
+import io.strata.meta.jdbc.Reads.TypeAndTarget;
 import io.strata.meta.jdbc.Transactions.Work;
 import io.strata.meta.jdbc.dialect.SqlDialect;
 
@@ -37,8 +37,8 @@ import static java.util.Objects.requireNonNull;
  * {@link SqlDialect}'s.
  *
  * <p>The tables and the locking order are in package-info. Namespace changes live in
- * {@link Namespace}, statements in {@link Rows}, connections and the retry loop in
- * {@link Transactions}, DDL and the format check in {@link Schema}.
+ * {@link Namespace}, statements in {@link Rows} and {@link Reads}, connections and the retry loop
+ * in {@link Transactions}, DDL and the format check in {@link Schema}.
  */
 public final class JdbcMetaStore implements MetaStore {
     private final SqlDialect dialect;
@@ -100,7 +100,7 @@ public final class JdbcMetaStore implements MetaStore {
                 }
                 return found;
             }
-            Lookup lookup = rows.lookup(parent, name);
+            Lookup lookup = new Reads(rows).lookup(parent, name);
             requireDirectory(lookup == null ? null : lookup.type(), parent);
             return lookup.entry();
         });
@@ -110,7 +110,7 @@ public final class JdbcMetaStore implements MetaStore {
     public List<Dentry> readdir(long dir, String after, int limit) throws IOException {
         checkLimit(limit);
         return read(rows -> {
-            DirectoryPage page = rows.page(dir, after, limit);
+            DirectoryPage page = new Reads(rows).page(dir, after, limit);
             requireDirectory(page == null ? null : page.type(), dir);
             return page.entries();
         });
@@ -126,7 +126,7 @@ public final class JdbcMetaStore implements MetaStore {
     public List<DirectoryEntry> readdirPlus(long dir, String after, int limit) throws IOException {
         checkLimit(limit);
         return read(rows -> {
-            List<DirectoryEntry> page = rows.entriesWithInodes(dir, after, limit);
+            List<DirectoryEntry> page = new Reads(rows).entriesWithInodes(dir, after, limit);
             if (page.isEmpty()) {
                 requireDirectory(rows.inode(dir).map(Inode::type).orElse(null), dir); // rather than an empty listing
             }
@@ -194,7 +194,7 @@ public final class JdbcMetaStore implements MetaStore {
     @Override
     public String readlink(long ino) throws IOException {
         return read(rows -> {
-            TypeAndTarget found = rows.typeAndTarget(ino).orElseThrow(() -> FsException.notFound("inode " + ino));
+            TypeAndTarget found = new Reads(rows).typeAndTarget(ino).orElseThrow(() -> FsException.notFound("inode " + ino));
             if (found.type() != InodeType.SYMLINK || found.target() == null) {
                 throw new FsException(FsError.EINVAL, "not a symlink: inode " + ino);
             }
@@ -214,7 +214,7 @@ public final class JdbcMetaStore implements MetaStore {
                 }
                 return value;
             }
-            return rows.xattrOfExisting(ino, name);
+            return new Reads(rows).xattrOfExisting(ino, name);
         });
     }
 
@@ -242,7 +242,7 @@ public final class JdbcMetaStore implements MetaStore {
 
     @Override
     public List<String> listXattrs(long ino) throws IOException {
-        return read(rows -> rows.xattrNames(ino));
+        return read(rows -> new Reads(rows).xattrNames(ino));
     }
 
     @Override

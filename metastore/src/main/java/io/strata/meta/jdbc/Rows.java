@@ -3,12 +3,10 @@ package io.strata.meta.jdbc;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.meta.Dentry;
-import io.strata.meta.DirectoryEntry;
 import io.strata.meta.Inode;
-import io.strata.meta.InodeType;
 import io.strata.meta.NewInode;
-import io.strata.meta.jdbc.dialect.SqlDialect;
 import io.strata.meta.jdbc.dialect.Session;
+import io.strata.meta.jdbc.dialect.SqlDialect;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,10 +21,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The statements of the engine on one session, with the mapping between rows and records: the
- * inode locks, single-row reads and writes, and the multi-row reads a server answers in one
- * round trip (a lookup with its directory's type, a page with it, a page joined with its inodes,
- * names already present). Writes run inside the caller's transaction.
+ * The statements of the engine on one session: the inode locks, single-row reads, the writes
+ * (inside the caller's transaction), and the names of a directory already present; the joined
+ * reads are {@link Reads}'.
  *
  * <p>Usage is not written where it changes: {@link #addUsage} collects the deltas and
  * {@link #flushUsage} writes them as the transaction's last statement, so the counter row is the
@@ -95,12 +92,6 @@ final class Rows {
 
     Inode requireInode(long ino) throws SQLException, FsException {
         return inode(ino).orElseThrow(() -> FsException.notFound("inode " + ino));
-    }
-
-    /** The type and symlink target (null for other types) of an inode, or empty if it does not exist. */
-    Optional<TypeAndTarget> typeAndTarget(long ino) throws SQLException {
-        return queryOne("SELECT type, target FROM inodes WHERE ino = ?",
-                rows -> new TypeAndTarget(Columns.type(rows.getInt(1), ino), rows.getString(2)), ino);
     }
 
     /**
@@ -239,57 +230,6 @@ final class Rows {
                 parent, name);
     }
 
-    /** The directory's type and the entry, in one statement; null if the directory does not exist. */
-    Lookup lookup(long parent, String name) throws SQLException {
-        return queryOne("SELECT i.type, d.ino, d.type FROM inodes i LEFT JOIN dentries d ON d.parent = i.ino"
-                + " AND d.name = ? WHERE i.ino = ?", rows -> {
-                    InodeType type = Columns.type(rows.getInt(1), parent);
-                    long ino = rows.getLong(2);
-                    return new Lookup(type, rows.wasNull() ? Optional.empty()
-                            : Optional.of(new Dentry(parent, name, ino, Columns.type(rows.getInt(3), ino))));
-                }, name, parent).orElse(null);
-    }
-
-    /**
-     * A page of a directory with the directory's own type, in one statement: null if the
-     * directory does not exist; otherwise the type, then up to {@code limit} entries after
-     * {@code after} in name order.
-     */
-    DirectoryPage page(long dir, String after, int limit) throws SQLException {
-        String entries = "SELECT name, ino, type FROM dentries WHERE parent = ?" + (after == null ? "" : " AND name > ?")
-                + " ORDER BY name LIMIT ?";
-        List<Object> args = new ArrayList<>(List.of(dir));
-        if (after != null) {
-            args.add(after);
-        }
-        args.addAll(List.of(limit, dir));
-        InodeType[] type = {null};
-        List<Dentry> page = queryList("SELECT i.type, d.name, d.ino, d.type FROM inodes i LEFT JOIN (" + entries
-                + ") d ON 1 = 1 WHERE i.ino = ? ORDER BY d.name", rows -> {
-                    type[0] = Columns.type(rows.getInt(1), dir);
-                    String name = rows.getString(2);
-                    long ino = rows.getLong(3);
-                    return name == null ? null : new Dentry(dir, name, ino, Columns.type(rows.getInt(4), ino));
-                }, args.toArray());
-        page.removeIf(entry -> entry == null);
-        return type[0] == null ? null : new DirectoryPage(type[0], page);
-    }
-
-    /** A page of a directory joined with the inodes (readdirPlus); the entry's name is the last column. */
-    List<DirectoryEntry> entriesWithInodes(long dir, String after, int limit) throws SQLException {
-        String select = "SELECT " + Columns.JOINED_INODE + ", d.name FROM dentries d JOIN inodes i ON i.ino = d.ino"
-                + " WHERE d.parent = ?";
-        RowMapper<DirectoryEntry> entry = rows -> {
-            Inode inode = Columns.inode(rows, 1);
-            return new DirectoryEntry(new Dentry(dir, rows.getString(Columns.INODE_COUNT + 1), inode.ino(),
-                    inode.type()), inode);
-        };
-        if (after == null) {
-            return queryList(select + " ORDER BY d.name LIMIT ?", entry, dir, limit);
-        }
-        return queryList(select + " AND d.name > ? ORDER BY d.name LIMIT ?", entry, dir, after, limit);
-    }
-
     /** Which of {@code names} are taken in {@code dir}, in one query. */
     Set<String> presentNames(long dir, List<String> names) throws SQLException {
         PreparedStatement statement = session.prepare("SELECT name FROM dentries WHERE parent = ? AND "
@@ -337,24 +277,6 @@ final class Rows {
         return queryOne("SELECT value FROM xattrs WHERE ino = ? AND name = ?", Rows::blob, ino, name);
     }
 
-    /** The value of an xattr, if set, in one statement with whether the inode exists: ENOENT if not. */
-    Optional<byte[]> xattrOfExisting(long ino, String name) throws SQLException, FsException {
-        Optional<Optional<byte[]>> found = queryOne("SELECT x.name, x.value FROM inodes i LEFT JOIN xattrs x"
-                + " ON x.ino = i.ino AND x.name = ? WHERE i.ino = ?",
-                rows -> Optional.ofNullable(rows.getString(1) == null ? null : blob(rows, 2)), name, ino);
-        return found.orElseThrow(() -> FsException.notFound("inode " + ino));
-    }
-
-    /** The xattr names of an existing inode in name order, in one statement; ENOENT if it does not exist. */
-    List<String> xattrNames(long ino) throws SQLException, FsException {
-        List<Optional<String>> rows = queryList("SELECT x.name FROM inodes i LEFT JOIN xattrs x ON x.ino = i.ino"
-                + " WHERE i.ino = ? ORDER BY x.name", row -> Optional.ofNullable(row.getString(1)), ino);
-        if (rows.isEmpty()) {
-            throw FsException.notFound("inode " + ino);
-        }
-        return rows.stream().flatMap(Optional::stream).toList();
-    }
-
     void putXattr(long ino, String name, byte[] value) throws SQLException {
         update(dialect.upsert("xattrs", List.of("ino", "name"), List.of("value")), ino, name, value);
     }
@@ -392,13 +314,13 @@ final class Rows {
         return bound(sql, args).executeUpdate();
     }
 
-    private <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
+    <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
         try (ResultSet rows = bound(sql, args).executeQuery()) {
             return rows.next() ? Optional.ofNullable(mapper.map(rows)) : Optional.empty();
         }
     }
 
-    private <T> List<T> queryList(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
+    <T> List<T> queryList(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
         List<T> result = new ArrayList<>();
         try (ResultSet rows = bound(sql, args).executeQuery()) {
             while (rows.next()) {
@@ -423,7 +345,7 @@ final class Rows {
         throw e;
     }
 
-    private static byte[] blob(ResultSet rows, int column) throws SQLException {
+    static byte[] blob(ResultSet rows, int column) throws SQLException {
         byte[] value = rows.getBytes(column);
         return value == null ? new byte[0] : value;
     }
@@ -433,16 +355,7 @@ final class Rows {
     }
 
     @FunctionalInterface
-    private interface RowMapper<T> {
+    interface RowMapper<T> {
         T map(ResultSet row) throws SQLException;
     }
-
-    /** A directory's type (to tell ENOTDIR) and one page of its entries. */
-    record DirectoryPage(InodeType type, List<Dentry> entries) {}
-
-    /** A directory's type (to tell ENOTDIR) and one of its entries, if present. */
-    record Lookup(InodeType type, Optional<Dentry> entry) {}
-
-    /** An inode's type and its symlink target (null for other types). */
-    record TypeAndTarget(InodeType type, String target) {}
 }

@@ -1,6 +1,5 @@
 package io.strata.meta.memory;
 
-import io.strata.meta.VolumeFormat;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.meta.Dentry;
@@ -11,6 +10,7 @@ import io.strata.meta.NewInode;
 import io.strata.meta.RemovedLink;
 import io.strata.meta.Renamed;
 import io.strata.meta.SetAttr;
+import io.strata.meta.VolumeFormat;
 import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
 import io.strata.meta.dump.DumpSource;
@@ -42,7 +42,7 @@ import static java.util.Objects.requireNonNull;
  */
 @SuppressWarnings("try") // the lock guards in try-with-resources are only closed, never read
 public final class MemoryMetaStore implements MetaStore {
-    // package-private for MemoryDump, which reads and writes them under the same lock
+    // package-private for MemoryDumpSource and MemoryLoadTarget, which reads and writes them under the same lock
     final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     final Map<Long, MemoryNode> nodes = new HashMap<>();
     final Map<String, String> settings = new TreeMap<>();
@@ -361,12 +361,12 @@ public final class MemoryMetaStore implements MetaStore {
 
     @Override
     public DumpSource dumpSource() throws IOException {
-        return new MemoryDump.Source(this);
+        return new MemoryDumpSource(this);
     }
 
     @Override
     public LoadTarget loadTarget() {
-        return new MemoryDump.Target(this);
+        return new MemoryLoadTarget(this);
     }
 
     @Override

@@ -1,18 +1,18 @@
 package io.strata.meta.redis;
 
-import io.strata.meta.MetaStoreUrls;
-import io.strata.meta.VolumeFormat;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
 import io.strata.meta.MetaStore;
+import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.Names;
 import io.strata.meta.NewInode;
 import io.strata.meta.RemovedLink;
 import io.strata.meta.Renamed;
 import io.strata.meta.SetAttr;
+import io.strata.meta.VolumeFormat;
 import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
 import io.strata.meta.dump.DumpSource;
@@ -345,16 +345,16 @@ public final class RedisMetaStore implements MetaStore {
         call(() -> jedis.hset(RedisKeys.SETTINGS, key, value));
     }
 
-    /** Directory pages each read by one script, several in flight; see {@link RedisDump}. */
+    /** Directory pages each read by one script, several in flight; see {@link RedisDumpSource}. */
     @Override
     public DumpSource dumpSource() throws IOException {
-        return call(() -> new RedisDump.Source(jedis, where));
+        return call(() -> new RedisDumpSource(jedis, where));
     }
 
-    /** Batches as pipelines, several in flight; see {@link RedisDump}. */
+    /** Batches as pipelines, several in flight; see {@link RedisLoadTarget}. */
     @Override
     public LoadTarget loadTarget() throws IOException {
-        return call(() -> new RedisDump.Target(jedis, where));
+        return call(() -> new RedisLoadTarget(jedis, where));
     }
 
     /** A scan and raw repairs over the store's pool; see {@link RedisFsck}. */

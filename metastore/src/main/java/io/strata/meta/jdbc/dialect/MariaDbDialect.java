@@ -117,12 +117,10 @@ public final class MariaDbDialect implements SqlDialect {
         return e.getErrorCode() == 1213 || "40001".equals(e.getSQLState());
     }
 
+    /** {@code ON DUPLICATE KEY UPDATE c = VALUES(c)}: MySQL's form, which MariaDB and TiDB share. */
     @Override
     public String upsert(String table, List<String> keyColumns, List<String> valueColumns) {
-        StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (");
-        sql.append(String.join(", ", keyColumns)).append(", ").append(String.join(", ", valueColumns));
-        sql.append(") VALUES (").append("?, ".repeat(keyColumns.size() + valueColumns.size() - 1)).append("?)");
-        sql.append(" ON DUPLICATE KEY UPDATE ");
+        StringBuilder sql = Syntax.insert(table, keyColumns, valueColumns).append(" ON DUPLICATE KEY UPDATE ");
         for (int i = 0; i < valueColumns.size(); i++) {
             String column = valueColumns.get(i);
             sql.append(i == 0 ? "" : ", ").append(column).append(" = VALUES(").append(column).append(')');

@@ -10,11 +10,16 @@ import java.util.List;
 final class Syntax {
     private Syntax() {}
 
-    /** The {@code ON CONFLICT ... DO UPDATE} upsert (SQLite 3.24+, PostgreSQL 9.5+). */
-    static String onConflictUpsert(String table, List<String> keyColumns, List<String> valueColumns) {
+    /** "INSERT INTO table (keys, values) VALUES (?, ...)": an upsert's start, the dialect adds what a taken key does. */
+    static StringBuilder insert(String table, List<String> keyColumns, List<String> valueColumns) {
         StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (");
         sql.append(String.join(", ", keyColumns)).append(", ").append(String.join(", ", valueColumns));
-        sql.append(") VALUES (").append("?, ".repeat(keyColumns.size() + valueColumns.size() - 1)).append("?)");
+        return sql.append(") VALUES (").append("?, ".repeat(keyColumns.size() + valueColumns.size() - 1)).append("?)");
+    }
+
+    /** The {@code ON CONFLICT ... DO UPDATE} upsert (SQLite 3.24+, PostgreSQL 9.5+). */
+    static String onConflictUpsert(String table, List<String> keyColumns, List<String> valueColumns) {
+        StringBuilder sql = insert(table, keyColumns, valueColumns);
         sql.append(" ON CONFLICT (").append(String.join(", ", keyColumns)).append(") DO UPDATE SET ");
         for (int i = 0; i < valueColumns.size(); i++) {
             String column = valueColumns.get(i);
