@@ -6,11 +6,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static java.util.Objects.requireNonNull;
 
 /**
  * MariaDB and MySQL ({@code jdbc:mariadb://host:port/db} or {@code jdbc:mysql://...}), through
@@ -27,72 +25,34 @@ import static java.util.Objects.requireNonNull;
  * readers start their snapshots while a connection holds {@code LOCK TABLES ... READ}, which
  * waits for the writes in progress and holds new ones back until every reader has its snapshot.
  */
-public final class MariaDbDialect implements SqlDialect {
+public final class MariaDbDialect extends ServerDialect {
     /** The scheme MariaDB Connector/J takes; {@code jdbc:mysql:} only with an option we need not set. */
     public static final String DRIVER_PREFIX = "jdbc:mariadb://";
-    private static final int CONNECTIONS = 4;
     private static final int FORMAT_LOCK_SECONDS = 60;
     /** A name is at most 255 bytes (NAME_MAX); room to spare, still well inside InnoDB's key limit. */
     private static final String NAME = "VARBINARY(1024)";
     private static final List<String> TABLES = List.of("inodes", "dentries", "xattrs", "counters", "settings",
             "inode_numbers");
 
-    private final JdbcUrl url;
-    private final UsageCounters counters = new ShardedCounters();
     private final InodeNumbers inodeNumbers = new BatchedNumbers();
 
     public MariaDbDialect(JdbcUrl url) {
-        this.url = requireNonNull(url, "url is null");
+        super(url);
     }
 
     @Override
-    public String describe() {
-        return url.describe();
+    String driverClass() {
+        return "org.mariadb.jdbc.Driver";
     }
 
     @Override
-    public Connections open() throws SQLException {
-        HikariConfig config = new HikariConfig();
-        config.setDriverClassName("org.mariadb.jdbc.Driver"); // no reliance on service files in a shaded jar
-        config.setJdbcUrl(url.jdbcUrl());
-        if (url.user() != null) {
-            config.setUsername(url.user());
-        }
-        if (url.password() != null) {
-            config.setPassword(url.password());
-        }
+    void configure(HikariConfig config) {
         config.setConnectionInitSql("SET SESSION sql_mode = 'ANSI_QUOTES,STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'");
         // a server that stops answering fails the call (EIO upstream) instead of hanging the mount;
         // parameters of the same name in the URL win
         config.addDataSourceProperty("connectTimeout", "10000");
         config.addDataSourceProperty("socketTimeout", "60000");
         config.addDataSourceProperty("tcpKeepAlive", "true");
-        return ConnectionPool.open(config);
-    }
-
-    @Override
-    public boolean locksDatabase() {
-        return false;
-    }
-
-    @Override
-    public void begin(Session session, boolean write) throws SQLException {
-        session.connection().setAutoCommit(false);
-    }
-
-    @Override
-    public void commit(Session session) throws SQLException {
-        session.connection().commit();
-    }
-
-    @Override
-    public void rollback(Session session) throws SQLException {
-        session.connection().rollback();
-    }
-
-    @Override
-    public String forUpdate() {
-        return " FOR UPDATE";
     }
 
     @Override
@@ -194,11 +154,6 @@ public final class MariaDbDialect implements SqlDialect {
     }
 
     @Override
-    public UsageCounters counters() {
-        return counters;
-    }
-
-    @Override
     public InodeNumbers inodeNumbers() {
         return inodeNumbers;
     }
@@ -206,36 +161,13 @@ public final class MariaDbDialect implements SqlDialect {
     /** See the class comment: readers start their snapshots while a gate connection holds the tables' read locks. */
     @Override
     public List<Connection> snapshot(Connections connections, int readers) throws SQLException {
-        List<Connection> opened = new ArrayList<>();
-        try (Connection gate = connections.separate()) {
-            Syntax.execute(gate, "LOCK TABLES " + String.join(" READ, ", TABLES) + " READ");
-            try {
-                for (int i = 0; i < readers; i++) {
-                    Connection reader = connections.separate();
-                    opened.add(reader);
+        return Syntax.gatedSnapshot(connections, readers, "LOCK TABLES " + String.join(" READ, ", TABLES) + " READ",
+                "UNLOCK TABLES", reader -> {
                     // not auto-commit: the pool then rolls the snapshot back when the reader returns
                     reader.setAutoCommit(false);
                     reader.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
                     Syntax.execute(reader, "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY");
-                }
-            } finally {
-                Syntax.execute(gate, "UNLOCK TABLES");
-            }
-            return opened;
-        } catch (SQLException | RuntimeException e) {
-            Syntax.closeAll(opened, e);
-            throw e;
-        }
-    }
-
-    @Override
-    public int dumpReaders() {
-        return CONNECTIONS;
-    }
-
-    @Override
-    public int loadWriters() {
-        return CONNECTIONS;
+                });
     }
 
     /** DELETE: TRUNCATE would commit the transaction it runs in. */

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
-import static java.util.Objects.requireNonNull;
 
 /**
  * PostgreSQL ({@code jdbc:postgresql://host:port/db}): one volume per database, or per schema
@@ -23,38 +22,26 @@ import static java.util.Objects.requireNonNull;
  * a UTF8 database (checked on open), which orders them by code point. A dump's readers share one
  * exported snapshot, as pg_dump's parallel mode does.
  */
-public final class PostgresDialect implements SqlDialect {
+public final class PostgresDialect extends ServerDialect {
     /** Advisory lock (transaction-scoped) held while a volume is formatted, so two clients format it once. */
     static final long FORMAT_LOCK = 0x5374_7261_7461_0001L; // "Strata" + 1
     /** Advisory lock (transaction-scoped) held by a rename that moves a directory to another parent. */
     static final long DIRECTORY_MOVE_LOCK = 0x5374_7261_7461_0002L;
-    private static final int CONNECTIONS = 4;
     private static final Pattern SNAPSHOT_ID = Pattern.compile("[0-9A-Fa-f-]+");
 
-    private final JdbcUrl url;
-    private final UsageCounters counters = new ShardedCounters();
     private final InodeNumbers inodeNumbers = new SequenceNumbers();
 
     public PostgresDialect(JdbcUrl url) {
-        this.url = requireNonNull(url, "url is null");
+        super(url);
     }
 
     @Override
-    public String describe() {
-        return url.describe();
+    String driverClass() {
+        return "org.postgresql.Driver";
     }
 
     @Override
-    public Connections open() throws SQLException {
-        HikariConfig config = new HikariConfig();
-        config.setDriverClassName("org.postgresql.Driver"); // no reliance on service files in a shaded jar
-        config.setJdbcUrl(url.jdbcUrl());
-        if (url.user() != null) {
-            config.setUsername(url.user());
-        }
-        if (url.password() != null) {
-            config.setPassword(url.password());
-        }
+    void configure(HikariConfig config) {
         // a JDBC batch of inserts goes out as multi-row INSERTs
         config.addDataSourceProperty("reWriteBatchedInserts", "true");
         config.addDataSourceProperty("ApplicationName", "strata");
@@ -63,32 +50,6 @@ public final class PostgresDialect implements SqlDialect {
         config.addDataSourceProperty("connectTimeout", "10");
         config.addDataSourceProperty("socketTimeout", "60");
         config.addDataSourceProperty("tcpKeepAlive", "true");
-        return ConnectionPool.open(config);
-    }
-
-    @Override
-    public boolean locksDatabase() {
-        return false;
-    }
-
-    @Override
-    public void begin(Session session, boolean write) throws SQLException {
-        session.connection().setAutoCommit(false);
-    }
-
-    @Override
-    public void commit(Session session) throws SQLException {
-        session.connection().commit();
-    }
-
-    @Override
-    public void rollback(Session session) throws SQLException {
-        session.connection().rollback();
-    }
-
-    @Override
-    public String forUpdate() {
-        return " FOR UPDATE";
     }
 
     @Override
@@ -183,11 +144,6 @@ public final class PostgresDialect implements SqlDialect {
     }
 
     @Override
-    public UsageCounters counters() {
-        return counters;
-    }
-
-    @Override
     public InodeNumbers inodeNumbers() {
         return inodeNumbers;
     }
@@ -223,16 +179,6 @@ public final class PostgresDialect implements SqlDialect {
             Syntax.closeAll(opened, e);
             throw e;
         }
-    }
-
-    @Override
-    public int dumpReaders() {
-        return CONNECTIONS;
-    }
-
-    @Override
-    public int loadWriters() {
-        return CONNECTIONS;
     }
 
     @Override

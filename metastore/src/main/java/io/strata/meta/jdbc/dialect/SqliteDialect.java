@@ -12,7 +12,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -196,27 +195,13 @@ public final class SqliteDialect implements SqlDialect {
      */
     @Override
     public List<Connection> snapshot(Connections connections, int readers) throws SQLException {
-        List<Connection> opened = new ArrayList<>();
-        try (Connection gate = connections.separate()) {
-            Syntax.execute(gate, "BEGIN IMMEDIATE"); // no commit lands until every reader has its snapshot
-            try {
-                for (int i = 0; i < readers; i++) {
-                    Connection reader = connections.separate();
-                    opened.add(reader);
-                    Syntax.execute(reader, "BEGIN");
-                    try (Statement statement = reader.createStatement();
-                            ResultSet first = statement.executeQuery("SELECT COUNT(*) FROM counters")) {
-                        first.next(); // a read transaction takes its snapshot at its first read
-                    }
-                }
-            } finally {
-                Syntax.execute(gate, "ROLLBACK");
+        return Syntax.gatedSnapshot(connections, readers, "BEGIN IMMEDIATE", "ROLLBACK", reader -> {
+            Syntax.execute(reader, "BEGIN");
+            try (Statement statement = reader.createStatement();
+                    ResultSet first = statement.executeQuery("SELECT COUNT(*) FROM counters")) {
+                first.next(); // a read transaction takes its snapshot at its first read
             }
-            return opened;
-        } catch (SQLException | RuntimeException e) {
-            Syntax.closeAll(opened, e);
-            throw e;
-        }
+        });
     }
 
     @Override

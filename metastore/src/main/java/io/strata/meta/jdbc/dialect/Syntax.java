@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 
 /** SQL text and JDBC steps more than one dialect writes the same way. */
@@ -54,6 +55,37 @@ final class Syntax {
             throw new IllegalArgumentException("an empty list");
         }
         return Integer.highestOneBit(count) == count ? count : Integer.highestOneBit(count) << 1;
+    }
+
+    /**
+     * {@code readers} connections whose transactions {@code start} begins while another holds
+     * every writer back (between {@code hold} and {@code release}): so they all see one snapshot.
+     */
+    static List<Connection> gatedSnapshot(Connections connections, int readers, String hold, String release,
+            ReaderStart start) throws SQLException {
+        List<Connection> opened = new ArrayList<>();
+        try (Connection gate = connections.separate()) {
+            execute(gate, hold);
+            try {
+                for (int i = 0; i < readers; i++) {
+                    Connection reader = connections.separate();
+                    opened.add(reader);
+                    start.start(reader);
+                }
+            } finally {
+                execute(gate, release);
+            }
+            return opened;
+        } catch (SQLException | RuntimeException e) {
+            closeAll(opened, e);
+            throw e;
+        }
+    }
+
+    /** Begins a reader's transaction and its snapshot. */
+    @FunctionalInterface
+    interface ReaderStart {
+        void start(Connection reader) throws SQLException;
     }
 
     static void execute(Connection connection, String sql) throws SQLException {

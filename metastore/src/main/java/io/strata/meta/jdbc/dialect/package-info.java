@@ -24,7 +24,8 @@
  *       once, how a table is emptied, whether to analyze, what text a column cannot hold.</li>
  * </ul>
  *
- * <p>{@code JdbcUrl} takes a server's URL apart (credentials out of it, the password from the
+ * <p>{@code ServerDialect} is what the two servers share (a pool, JDBC transactions, row locks,
+ * sharded usage, four connections for a dump or a load). {@code JdbcUrl} takes a server's URL apart (credentials out of it, the password from the
  * environment when the URL has none); {@code Syntax} holds the SQL more than one dialect writes.
  */
 package io.strata.meta.jdbc.dialect;
