@@ -106,10 +106,21 @@ public final class JdbcMetaStore implements MetaStore {
         });
     }
 
+    /**
+     * One statement with the directory's type; embedded, the page alone, and the directory only
+     * for an empty page (only a directory has entries, and SQLite would sort the joined page again).
+     */
     @Override
     public List<Dentry> readdir(long dir, String after, int limit) throws IOException {
         checkLimit(limit);
         return read(rows -> {
+            if (embedded) {
+                List<Dentry> page = rows.dentries(dir, after, limit);
+                if (page.isEmpty()) {
+                    requireDirectory(rows.inode(dir).map(Inode::type).orElse(null), dir);
+                }
+                return page;
+            }
             DirectoryPage page = new Reads(rows).page(dir, after, limit);
             requireDirectory(page == null ? null : page.type(), dir);
             return page.entries();

@@ -57,9 +57,15 @@ final class Rows {
      */
     Map<Long, Inode> lockInodes(long... inos) throws SQLException {
         List<Long> distinct = Arrays.stream(inos).distinct().boxed().toList();
-        PreparedStatement statement = session.prepare(SELECT_INODE + dialect.inList("ino", distinct.size())
-                + " ORDER BY ino" + dialect.forUpdate());
-        dialect.bindList(statement, 1, "bigint", distinct);
+        PreparedStatement statement;
+        if (distinct.size() == 1) { // most changes lock one inode: a plain key lookup
+            statement = session.prepare(SELECT_INODE + "ino = ?" + dialect.forUpdate());
+            statement.setLong(1, distinct.get(0));
+        } else {
+            statement = session.prepare(SELECT_INODE + dialect.inList("ino", distinct.size()) + " ORDER BY ino"
+                    + dialect.forUpdate());
+            dialect.bindList(statement, 1, "bigint", distinct);
+        }
         Map<Long, Inode> locked = new LinkedHashMap<>();
         try (ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {
@@ -228,6 +234,18 @@ final class Rows {
         return queryOne("SELECT ino, type FROM dentries WHERE parent = ? AND name = ?",
                 rows -> new Dentry(parent, name, rows.getLong(1), Columns.type(rows.getInt(2), rows.getLong(1))),
                 parent, name);
+    }
+
+    /** Up to {@code limit} entries of {@code dir} after {@code after} (null: from the first), in name order. */
+    List<Dentry> dentries(long dir, String after, int limit) throws SQLException {
+        RowMapper<Dentry> entry = row -> new Dentry(dir, row.getString(1), row.getLong(2),
+                Columns.type(row.getInt(3), row.getLong(2)));
+        if (after == null) {
+            return queryList("SELECT name, ino, type FROM dentries WHERE parent = ? ORDER BY name LIMIT ?", entry, dir,
+                    limit);
+        }
+        return queryList("SELECT name, ino, type FROM dentries WHERE parent = ? AND name > ? ORDER BY name LIMIT ?",
+                entry, dir, after, limit);
     }
 
     /** Which of {@code names} are taken in {@code dir}, in one query. */
