@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
-# strata dump and strata load of an N-inode volume on Redis, PostgreSQL and SQLite, in one run,
+# strata dump and strata load of an N-inode volume on Redis, PostgreSQL, MariaDB and SQLite, in one run,
 # in each dump format (JSON, and binary: Smile with a checksummed trailer) side by side: wall
 # time and peak RSS (the whole JVM, from /usr/bin/time -v) of each, the dump's size, and whether
 # dump -> load -> dump gives the same bytes. Each format loads into a volume of its own.
 #
 # The volume is made up by io.strata.meta.dump.TreeGenerator (directories of ~100 entries, three
 # levels for a million inodes, 1 % hard links, 1 % symlinks, xattrs on ~2 % of files), written
-# through the load path. Redis and PostgreSQL are started here, on free loopback ports, with
-# their files in a temporary directory (PostgreSQL as the postgres user when run as root), with
-# their default durability settings; SQLite is a file in the same directory.
+# through the load path. Redis, PostgreSQL and MariaDB are started here, on free loopback ports,
+# with their files in a temporary directory (PostgreSQL as the postgres user when run as root),
+# with their default durability settings; SQLite is a file in the same directory.
 #
-# Usage: bench/dump-load.sh [N] [ENGINE...]   (default: 1000000 inodes; redis postgres sqlite)
+# Usage: bench/dump-load.sh [N] [ENGINE...]   (default: 1000000 inodes; redis postgres mariadb sqlite)
 #   STRATA_JAVA_OPTS   JVM options for every step (default: -Xmx256m -XX:+UseSerialGC, as bin/strata
 #                      gives dump and load)
 #   STRATA_BENCH_DIR   where the servers, databases and dumps go (default: a new dir in /var/tmp)
@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 n=${1:-1000000}
 shift || true
 engines=("$@")
-[ ${#engines[@]} -gt 0 ] || engines=(redis postgres sqlite)
+[ ${#engines[@]} -gt 0 ] || engines=(redis postgres mariadb sqlite)
 java_opts=${STRATA_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC}
 read -r -a formats <<<"${STRATA_BENCH_FORMATS:-json binary}"
 jar=$here/cli/target/strata.jar
@@ -32,6 +32,9 @@ for tool in /usr/bin/time redis-server pg_ctl initdb python3; do
     command -v "$tool" >/dev/null || { echo "dump-load.sh: $tool is missing (apt-get install time redis-server postgresql)" >&2; exit 1; }
 done
 
+# shellcheck source=bench/lib/mariadb.sh
+. "$here/bench/lib/mariadb.sh"
+
 work=${STRATA_BENCH_DIR:-$(mktemp -d /var/tmp/strata-dump-load.XXXXXX)}
 mkdir -p "$work"
 redis_pid=
@@ -41,6 +44,7 @@ as_postgres=()
 cleanup() {
     [ -n "$redis_pid" ] && kill "$redis_pid" 2>/dev/null || true
     [ -n "$pg_data" ] && "${as_postgres[@]}" pg_ctl -D "$pg_data" -m immediate -w stop >/dev/null 2>&1 || true
+    stop_mariadb
     [ -z "${STRATA_BENCH_DIR:-}" ] && rm -rf "$work"
 }
 trap cleanup EXIT
@@ -62,6 +66,9 @@ wall() { # seconds from /usr/bin/time -v's "Elapsed (wall clock) time (h:mm:ss o
     awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2, t, ":"); s=0; for (i=1; i<=n; i++) s=s*60+t[i]; printf "%.1f", s}' "$1"
 }
 rss_mb() { awk -F': ' '/Maximum resident set size/ {printf "%d", $2/1024}' "$1"; }
+cpu() { # user + system seconds of the strata JVM (not the server's): steadier than wall time on a busy machine
+    awk -F': ' '/User time|System time/ {s += $2} END {printf "%.1f", s}' "$1"
+}
 
 start_redis() {
     local port
@@ -96,6 +103,15 @@ start_postgres() {
     target_url() { echo "jdbc:postgresql://127.0.0.1:$pg_port/b$1?user=strata"; }
 }
 
+start_mariadb_engine() {
+    start_mariadb "$work/mariadb"
+    for db in a b0 b1 b2; do
+        mariadb_sql "$work/mariadb" "CREATE DATABASE $db"
+    done
+    a_url="jdbc:mariadb://127.0.0.1:$mariadb_port/a?user=strata"
+    target_url() { echo "jdbc:mariadb://127.0.0.1:$mariadb_port/b$1?user=strata"; }
+}
+
 start_sqlite() {
     a_url=sqlite://$work/a.db
     target_url() { echo "sqlite://$work/b$1.db"; }
@@ -111,14 +127,16 @@ extension() { # the dump's file name picks its format
 
 printf 'strata dump / load of %s inodes; JVM options: %s; %s cores\n' "$n" "$java_opts" "$(nproc)"
 printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-9s %-7s %9s %10s %9s %10s %9s %10s  %s\n' engine format generate "dump wall" "dump RSS" "load wall" \
+printf '%-9s %-7s %9s %10s %9s %9s %10s %9s %9s %10s  %s\n' engine format generate "dump wall" "dump CPU" "dump RSS" \
+    "load wall" "load CPU" \
     "load RSS" "dump size" "round trip"
 for engine in "${engines[@]}"; do
     case "$engine" in
         redis) start_redis ;;
         postgres) start_postgres ;;
+        mariadb) start_mariadb_engine ;;
         sqlite) start_sqlite ;;
-        *) echo "dump-load.sh: unknown engine $engine (redis, postgres, sqlite)" >&2; exit 2 ;;
+        *) echo "dump-load.sh: unknown engine $engine (redis, postgres, mariadb, sqlite)" >&2; exit 2 ;;
     esac
     run_java "$work/gen.time" -cp "$jar" io.strata.meta.dump.TreeGenerator "$a_url" "$n" >"$work/gen.log" 2>&1 \
         || { cat "$work/gen.log" >&2; exit 1; }
@@ -134,8 +152,9 @@ for engine in "${engines[@]}"; do
         again=$work/again.$(extension "$format")
         run_java "" -jar "$jar" dump "$b_url" "$again" >/dev/null 2>&1
         same=$(cmp -s "$dump" "$again" && echo identical || echo DIFFERENT)
-        printf '%-9s %-7s %9s %9ss %6s MB %9ss %6s MB %7s MB  %s\n' "$engine" "$format" "$generated" \
-            "$(wall "$work/dump.time")" "$(rss_mb "$work/dump.time")" "$(wall "$work/load.time")" \
+        printf '%-9s %-7s %9s %9ss %8ss %6s MB %9ss %8ss %6s MB %7s MB  %s\n' "$engine" "$format" "$generated" \
+            "$(wall "$work/dump.time")" "$(cpu "$work/dump.time")" "$(rss_mb "$work/dump.time")" \
+            "$(wall "$work/load.time")" "$(cpu "$work/load.time")" \
             "$(rss_mb "$work/load.time")" "$(( $(stat -c %s "$dump") / 1024 / 1024 ))" "$same"
         generated=
         grep -h "warning" "$work/dump.log" "$work/load.log" >&2 || true
@@ -144,6 +163,7 @@ for engine in "${engines[@]}"; do
     case "$engine" in
         redis) kill "$redis_pid"; wait "$redis_pid" 2>/dev/null || true; redis_pid= ;;
         postgres) "${as_postgres[@]}" pg_ctl -D "$pg_data" -m fast -w stop >/dev/null; pg_data= ;;
+        mariadb) stop_mariadb; rm -rf "$work/mariadb" ;;
         sqlite) rm -f "$work"/a.db* "$work"/b*.db* ;;
     esac
 done

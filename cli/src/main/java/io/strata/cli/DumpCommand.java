@@ -1,7 +1,7 @@
 package io.strata.cli;
 
 import io.strata.meta.MetaStore;
-import io.strata.meta.MetaStores;
+import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.dump.DumpEncoding;
 import io.strata.meta.dump.MetadataDump;
 import io.strata.meta.dump.MetadataDump.DumpOptions;
@@ -29,7 +29,8 @@ import java.util.Locale;
                 "'strata load' reads either back into any engine."})
 final class DumpCommand extends StrataSubcommand {
     @Parameters(index = "0", paramLabel = "META_URL",
-            description = "The volume's metastore: sqlite:///path/meta.db, jdbc:postgresql://host/db, redis://host/db.")
+            description = "The volume's metastore: sqlite:///path/meta.db, jdbc:postgresql://host/db,"
+                    + " jdbc:mariadb://host/db, redis://host/db.")
     String metaUrl;
 
     @Parameters(index = "1", paramLabel = "FILE", description = "Where to write the dump; - for stdout.")
@@ -59,9 +60,9 @@ final class DumpCommand extends StrataSubcommand {
                         DumpOptions.defaults().withKeepSecrets(keepSecrets), progress);
                 output.commit();
             } catch (UnsupportedOperationException e) {
-                throw CliException.failure(MetaStores.redact(metaUrl) + " cannot be dumped: " + e.getMessage());
+                throw CliException.failure(MetaStoreUrls.redact(metaUrl) + " cannot be dumped: " + e.getMessage());
             } catch (IOException e) {
-                throw CliException.failure("dump of " + MetaStores.redact(metaUrl) + " failed: "
+                throw CliException.failure("dump of " + MetaStoreUrls.redact(metaUrl) + " failed: "
                         + Messages.describe(e) + (file.equals(DumpFiles.STDIO) ? "" : "; " + file + " was not written"));
             }
         }
@@ -72,7 +73,7 @@ final class DumpCommand extends StrataSubcommand {
         // the summary goes where the dump does not
         PrintWriter summary = file.equals(DumpFiles.STDIO) ? err() : out();
         summary.println(String.format(Locale.ROOT, "dumped %,d entries of %s to %s in %.1f s: %s", result.entries(),
-                MetaStores.redact(metaUrl), file, (System.nanoTime() - start) / 1e9, result.consistency()));
+                MetaStoreUrls.redact(metaUrl), file, (System.nanoTime() - start) / 1e9, result.consistency()));
         return ExitCodes.OK;
     }
 

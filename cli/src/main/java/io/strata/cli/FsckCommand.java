@@ -8,7 +8,7 @@ import io.strata.core.conf.Options;
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.core.ufs.UnderFileSystems;
 import io.strata.meta.MetaStore;
-import io.strata.meta.MetaStores;
+import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.fsck.Fsck;
 import io.strata.meta.fsck.FsckReport;
 import io.strata.meta.fsck.Problem;
@@ -34,7 +34,8 @@ import java.util.Optional;
                 "Repair a volume that no mount is using."})
 final class FsckCommand extends StrataSubcommand {
     @Parameters(index = "0", paramLabel = "META_URL",
-            description = "The volume's metastore: sqlite:///path/meta.db, jdbc:postgresql://host/db, redis://host/db.")
+            description = "The volume's metastore: sqlite:///path/meta.db, jdbc:postgresql://host/db,"
+                    + " jdbc:mariadb://host/db, redis://host/db.")
     String metaUrl;
 
     @Option(names = "--repair", description = "Repair what can be repaired safely, and say what was done.")
@@ -52,7 +53,7 @@ final class FsckCommand extends StrataSubcommand {
     @Override
     int run() throws IOException {
         Options options = config.bind(OptionRegistry.load(), environment());
-        String shown = MetaStores.redact(metaUrl);
+        String shown = MetaStoreUrls.redact(metaUrl);
         FsckReport report;
         String ufsShown;
         try (MetaStore store = LoadCommand.open(metaUrl)) {

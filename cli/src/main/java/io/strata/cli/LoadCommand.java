@@ -1,6 +1,7 @@
 package io.strata.cli;
 
 import io.strata.meta.MetaStore;
+import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.MetaStores;
 import io.strata.meta.dump.LoadFailedException;
 import io.strata.meta.dump.MalformedDumpException;
@@ -31,7 +32,8 @@ final class LoadCommand extends StrataSubcommand {
     private static final long LINE_INTERVAL_NS = 5_000_000_000L;
 
     @Parameters(index = "0", paramLabel = "META_URL",
-            description = "The volume to load into: sqlite:///path/meta.db, jdbc:postgresql://host/db, redis://host/db.")
+            description = "The volume to load into: sqlite:///path/meta.db, jdbc:postgresql://host/db,"
+                    + " jdbc:mariadb://host/db, redis://host/db.")
     String metaUrl;
 
     @Parameters(index = "1", paramLabel = "FILE", description = "The dump; - for stdin.")
@@ -60,10 +62,10 @@ final class LoadCommand extends StrataSubcommand {
         } catch (MalformedDumpException e) {
             throw CliException.badInput("cannot load " + file + ": " + e.getMessage());
         } catch (UnsupportedOperationException e) {
-            throw CliException.failure(MetaStores.redact(metaUrl) + " cannot be loaded into: " + e.getMessage());
+            throw CliException.failure(MetaStoreUrls.redact(metaUrl) + " cannot be loaded into: " + e.getMessage());
         }
         out().println(String.format(Locale.ROOT, "loaded %,d entries (%,d inodes) into %s in %.1f s%s",
-                summary.entries(), summary.inodes(), MetaStores.redact(metaUrl), (System.nanoTime() - start) / 1e9,
+                summary.entries(), summary.inodes(), MetaStoreUrls.redact(metaUrl), (System.nanoTime() - start) / 1e9,
                 summary.nlinkMismatches() == 0 ? ""
                         : "; " + summary.nlinkMismatches() + " dumped nlink values were wrong and were recomputed"));
         return ExitCodes.OK;
@@ -76,7 +78,7 @@ final class LoadCommand extends StrataSubcommand {
         } catch (IllegalArgumentException e) {
             throw CliException.badInput(e.getMessage());
         } catch (IOException e) {
-            throw CliException.failure("cannot open " + MetaStores.redact(url) + ": " + Messages.describe(e));
+            throw CliException.failure("cannot open " + MetaStoreUrls.redact(url) + ": " + Messages.describe(e));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.strata.client;
 
+import io.strata.meta.MetaStoreUrls;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.strata.client.metacache.CachedMetaStore;
 import io.strata.client.metacache.MetadataCacheOptions;
@@ -127,7 +128,7 @@ public final class StrataFileSystem implements AutoCloseable {
         this.meta = requireNonNull(meta, "meta is null");
         this.ufs = requireNonNull(ufs, "ufs is null");
         // Only ever shown (mount line, logs, errors): never with its password.
-        this.metaUrl = MetaStores.redact(requireNonNull(metaUrl, "metaUrl is null"));
+        this.metaUrl = MetaStoreUrls.redact(requireNonNull(metaUrl, "metaUrl is null"));
         this.readOnly = readOnly;
         this.dataCache = requireNonNull(dataCache, "dataCache is null");
         this.meters = requireNonNull(meters, "meters is null");
@@ -163,7 +164,7 @@ public final class StrataFileSystem implements AutoCloseable {
         UnderFileSystem ufs;
         try {
             meta = MetaStores.open(metaUrl);
-            bind(meta, uri, MetaStores.redact(metaUrl));
+            bind(meta, uri, MetaStoreUrls.redact(metaUrl));
             dataCache = openDataCache(meta, options, uri, meters);
             ufs = opening.await();
             if (!ufs.uri().equals(uri)) {

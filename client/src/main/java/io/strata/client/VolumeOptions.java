@@ -3,6 +3,8 @@ package io.strata.client;
 import io.strata.core.conf.Option;
 import io.strata.core.conf.OptionGroup;
 import io.strata.core.conf.OptionType;
+import io.strata.meta.MetaStoreEngine;
+import io.strata.meta.MetaStores;
 
 import java.time.Duration;
 import java.util.List;
@@ -10,12 +12,13 @@ import java.util.List;
 /** Options of a volume: where its namespace lives and how it follows the under storage. */
 public final class VolumeOptions implements OptionGroup {
     public static final Option<String> META = Option.builder("meta", OptionType.STRING)
-            .doc("Metastore URL: sqlite:///path/meta.db, memory://, jdbc:postgresql://host:port/db or"
-                    + " redis://host:port/db (rediss:// for TLS); a shared one lets many clients mount one volume."
-                    + " Without a password in the URL, PostgreSQL and Redis take it from STRATA_META_PASSWORD."
+            .doc("Metastore URL: sqlite:///path/meta.db, memory://, jdbc:postgresql://host:port/db,"
+                    + " jdbc:mariadb://host:port/db (jdbc:mysql:// too) or redis://host:port/db (rediss:// for TLS);"
+                    + " a shared one lets many clients mount one volume. Without a password in the URL, PostgreSQL,"
+                    + " MariaDB and Redis take it from STRATA_META_PASSWORD."
                     + " Default: an SQLite file per source under state_dir, printed at mount.")
-            .check(VolumeOptions::isMetaUrl, "a metastore URL: sqlite:///absolute/path.db, memory://,"
-                    + " jdbc:postgresql://host:port/db, redis://host:port/db or rediss://host:port/db")
+            .check(MetaStores::supports, "a metastore URL: " + String.join(", ",
+                    MetaStores.engines().stream().map(MetaStoreEngine::usage).toList()))
             .build();
 
     public static final Option<String> STATE_DIR = Option.builder("state_dir", OptionType.STRING)
@@ -52,11 +55,6 @@ public final class VolumeOptions implements OptionGroup {
     @Override
     public List<Option<?>> options() {
         return List.of(META, STATE_DIR, READ_ONLY, METADATA_SYNC_INTERVAL, SESSION_EXPIRE);
-    }
-
-    private static boolean isMetaUrl(String url) {
-        return url.equals("memory://") || url.startsWith("sqlite:///") || url.startsWith("jdbc:postgresql://")
-                || url.startsWith("redis://") || url.startsWith("rediss://");
     }
 
     private static String defaultStateDir() {

@@ -36,8 +36,9 @@ import java.util.stream.Stream;
  * directory, and rename.
  *
  * <p>Engines: {@code memory}, {@code sqlite} (a file in a temp dir), and {@code postgres} /
- * {@code redis} at the URLs in the system properties {@code strata.bench.postgres} and
- * {@code strata.bench.redis} ({@code bench/metadata-bench.sh} starts both servers and sets them).
+ * {@code mariadb} / {@code redis} at the URLs in the system properties
+ * {@code strata.bench.postgres}, {@code strata.bench.mariadb} and {@code strata.bench.redis}
+ * ({@code bench/metadata-bench.sh} starts the three servers and sets them).
  * Each trial works in directories of its own, so trials can share one server database.
  *
  * <p>Run: {@code bench/metadata-bench.sh}, or {@code java -jar jmh/target/strata-benchmarks.jar
@@ -52,7 +53,7 @@ import java.util.stream.Stream;
 public class MetaStoreBenchmark {
     private static final int FILES = 10_000;
 
-    @Param({"memory", "sqlite", "postgres", "redis"})
+    @Param({"memory", "sqlite", "postgres", "mariadb", "redis"})
     public String engine;
 
     private Path dir;
@@ -86,7 +87,7 @@ public class MetaStoreBenchmark {
         return switch (engine) {
             case "memory" -> "memory://";
             case "sqlite" -> "sqlite://" + dir.resolve("meta.db");
-            case "postgres", "redis" -> {
+            case "postgres", "mariadb", "redis" -> {
                 String url = System.getProperty("strata.bench." + engine);
                 if (url == null) {
                     throw new IllegalStateException("set -Dstrata.bench." + engine + "=URL (bench/metadata-bench.sh does)");

@@ -1,100 +1,86 @@
 package io.strata.meta;
 
-import io.strata.meta.memory.MemoryMetaStore;
-import io.strata.meta.postgres.PostgresMetaStore;
-import io.strata.meta.redis.RedisMetaStore;
-import io.strata.meta.sql.SqlMetaStore;
-
 import java.io.IOException;
-import java.nio.file.Path;
-import java.util.Locale;
-import java.util.regex.Pattern;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
-/** Opens a {@link MetaStore} engine chosen by the scheme of a metastore URL. */
+/**
+ * Opens a {@link MetaStore} engine chosen by the scheme of a metastore URL, from the engines on
+ * the class path ({@link MetaStoreEngine}, found once with {@link ServiceLoader}).
+ */
 public final class MetaStores {
-    /**
-     * The setting every engine keeps the volume's format version under. It is written when a
-     * volume is created and cannot be changed with {@link MetaStore#putSetting}.
-     */
-    public static final String FORMAT_VERSION_KEY = "format_version";
-
-    /** The format version this build writes; an engine refuses a volume with a newer one. */
-    public static final int FORMAT_VERSION = 1;
-
-    /**
-     * The environment variable a shared engine (PostgreSQL, Redis) takes its password from when
-     * the URL has none, so that the password stays out of command lines and mount tables.
-     */
-    public static final String PASSWORD_ENV = "STRATA_META_PASSWORD";
-
-    private static final String SUPPORTED = "use sqlite:///path/meta.db, memory://, "
-            + "jdbc:postgresql://host:port/db or redis://host:port/db";
-
-    // password=... in a query string, as JDBC URLs carry it
-    private static final Pattern PASSWORD_PARAMETER = Pattern.compile("(?i)\\b(password|passwd|pwd)=[^&;]*");
+    private static final List<MetaStoreEngine> ENGINES = load();
+    private static final Map<String, MetaStoreEngine> BY_SCHEME = bySchemes(ENGINES);
 
     private MetaStores() {}
 
     /**
-     * Opens the metastore at {@code url}: {@code memory://} (a new, empty, private volume),
-     * {@code sqlite:///absolute/path/meta.db} (created with its parent directories if missing),
-     * {@code jdbc:postgresql://host[:port]/db[?user=U&password=P]} or
-     * {@code redis[s]://[[user]:password@]host[:port][/db]} (formatted as a new volume if empty).
-     * Without a password in the URL, PostgreSQL and Redis take it from {@value #PASSWORD_ENV}.
+     * Opens the metastore at {@code url} with the engine its scheme names, for example
+     * {@code memory://} (a new, empty, private volume), {@code sqlite:///absolute/path/meta.db},
+     * {@code jdbc:postgresql://host[:port]/db[?user=U&password=P]},
+     * {@code jdbc:mariadb://host[:port]/db[?user=U&password=P]} (or {@code jdbc:mysql://}) or
+     * {@code redis[s]://[[user]:password@]host[:port][/db]}; a shared engine formats an empty
+     * database as a new volume. Without a password in the URL, the shared engines take it from
+     * {@value MetaStoreUrls#PASSWORD_ENV}.
      *
      * @throws IllegalArgumentException for a malformed URL or an unsupported scheme
      * @throws IOException if the engine cannot be opened
      */
     public static MetaStore open(String url) throws IOException {
         requireNonNull(url, "url is null");
-        int colon = url.indexOf("://");
-        String scheme = colon < 0 ? "" : url.substring(0, colon).toLowerCase(Locale.ROOT);
-        String rest = colon < 0 ? "" : url.substring(colon + 3);
-        switch (scheme) {
-            case "memory" -> {
-                if (!rest.isEmpty()) {
-                    throw new IllegalArgumentException("metastore URL '" + redact(url)
-                            + "' names no path: memory:// is always a new, private volume");
-                }
-                return new MemoryMetaStore();
-            }
-            case "sqlite" -> {
-                // sqlite:///abs/path: an empty authority, then an absolute path
-                if (!rest.startsWith("/") || rest.length() == 1) {
-                    throw new IllegalArgumentException("metastore URL '" + redact(url)
-                            + "' needs an absolute path: sqlite:///path/meta.db");
-                }
-                return SqlMetaStore.openSqlite(Path.of(rest));
-            }
-            case "jdbc:postgresql" -> {
-                return PostgresMetaStore.open(url);
-            }
-            case "redis", "rediss" -> {
-                return RedisMetaStore.open(url);
-            }
-            default -> throw new IllegalArgumentException("unsupported metastore URL '" + redact(url) + "': "
-                    + SUPPORTED);
+        MetaStoreEngine engine = BY_SCHEME.get(MetaStoreUrls.scheme(url));
+        if (engine == null) {
+            throw new IllegalArgumentException("unsupported metastore URL '" + MetaStoreUrls.redact(url) + "': "
+                    + supported());
         }
+        return engine.open(url);
     }
 
-    /**
-     * The URL with any password masked, for messages and logs: the password of the user info
-     * ({@code scheme://user:***@host}) and {@code password=} parameters. It errs towards masking
-     * too much: everything from the first ':' after "://" to the last '@' goes.
-     */
-    public static String redact(String url) {
-        requireNonNull(url, "url is null");
-        String masked = url;
-        int authority = url.indexOf("://") + 3;
-        int at = url.lastIndexOf('@');
-        if (authority >= 3 && at > authority && url.charAt(authority) != '/') {
-            int colon = url.indexOf(':', authority);
-            if (colon >= 0 && colon < at) {
-                masked = url.substring(0, colon + 1) + "***" + url.substring(at);
+    /** Whether an engine on the class path opens URLs of {@code url}'s scheme (the URL may still be malformed). */
+    public static boolean supports(String url) {
+        return BY_SCHEME.containsKey(MetaStoreUrls.scheme(url));
+    }
+
+    /** The engines on the class path, ordered by their URL's shape. */
+    public static List<MetaStoreEngine> engines() {
+        return ENGINES;
+    }
+
+    /** "use a, b or c": the URL shapes of every engine, for messages. */
+    static String supported() {
+        List<String> usages = ENGINES.stream().map(MetaStoreEngine::usage).toList();
+        if (usages.size() < 2) {
+            return "use " + String.join("", usages);
+        }
+        return "use " + usages.subList(0, usages.size() - 1).stream().collect(Collectors.joining(", "))
+                + " or " + usages.get(usages.size() - 1);
+    }
+
+    private static List<MetaStoreEngine> load() {
+        List<MetaStoreEngine> engines = new ArrayList<>();
+        ServiceLoader.load(MetaStoreEngine.class, MetaStores.class.getClassLoader()).forEach(engines::add);
+        engines.sort(Comparator.comparing(MetaStoreEngine::usage));
+        return List.copyOf(engines);
+    }
+
+    private static Map<String, MetaStoreEngine> bySchemes(List<MetaStoreEngine> engines) {
+        Map<String, MetaStoreEngine> byScheme = new LinkedHashMap<>();
+        for (MetaStoreEngine engine : engines) {
+            for (String scheme : engine.schemes()) {
+                MetaStoreEngine previous = byScheme.putIfAbsent(scheme, engine);
+                if (previous != null) {
+                    throw new IllegalStateException("metastore URL scheme " + scheme + " is claimed by "
+                            + previous.getClass().getName() + " and " + engine.getClass().getName());
+                }
             }
         }
-        return PASSWORD_PARAMETER.matcher(masked).replaceAll("$1=***");
+        return Map.copyOf(byScheme);
     }
 }

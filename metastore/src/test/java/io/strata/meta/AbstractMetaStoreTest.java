@@ -906,9 +906,9 @@ public abstract class AbstractMetaStoreTest {
 
     @Test
     public void formatVersionIsRecordedAndCannotBeChanged() throws IOException {
-        assertEquals(Optional.of(Integer.toString(MetaStores.FORMAT_VERSION)),
-                store.getSetting(MetaStores.FORMAT_VERSION_KEY));
-        assertThrows(IllegalArgumentException.class, () -> store.putSetting(MetaStores.FORMAT_VERSION_KEY, "99"));
+        assertEquals(Optional.of(Integer.toString(VolumeFormat.VERSION)),
+                store.getSetting(VolumeFormat.VERSION_KEY));
+        assertThrows(IllegalArgumentException.class, () -> store.putSetting(VolumeFormat.VERSION_KEY, "99"));
     }
 
     // --- concurrency and lifecycle

@@ -1,7 +1,7 @@
 package io.strata.meta;
 
 import io.strata.meta.memory.MemoryMetaStore;
-import io.strata.meta.sql.SqlMetaStore;
+import io.strata.meta.jdbc.JdbcMetaStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,10 +36,10 @@ final class MetaStoresTest {
     }
 
     @Test
-    void sqliteUrlOpensSqlEngineAtThePath() throws IOException {
+    void sqliteUrlOpensJdbcEngineAtThePath() throws IOException {
         Path file = dir.resolve("a/b/meta.db");
         try (MetaStore store = MetaStores.open("sqlite://" + file)) {
-            assertInstanceOf(SqlMetaStore.class, store);
+            assertInstanceOf(JdbcMetaStore.class, store);
         }
         assertTrue(file.toFile().isFile());
     }
@@ -55,8 +55,9 @@ final class MetaStoresTest {
     void unknownSchemeNamesTheSupportedOnes() {
         IllegalArgumentException failure = assertThrows(IllegalArgumentException.class,
                 () -> MetaStores.open("foo://x"));
-        assertEquals("unsupported metastore URL 'foo://x': use sqlite:///path/meta.db, memory://, "
-                + "jdbc:postgresql://host:port/db or redis://host:port/db", failure.getMessage());
+        assertEquals("unsupported metastore URL 'foo://x': use jdbc:mariadb://host:port/db, "
+                + "jdbc:postgresql://host:port/db, memory://, redis://host:port/db or sqlite:///path/meta.db",
+                failure.getMessage());
     }
 
     @Test
@@ -90,7 +91,7 @@ final class MetaStoresTest {
     void malformedSharedEngineUrlsAreRejectedWithoutThePassword() {
         for (String url : List.of("redis://:s3cret@host:notaport/1", "redis://:s3cret@host:6379/db1",
                 "rediss://:s3cret@host/1?x=y", "jdbc:postgresql://host?user=u&password=s3cret",
-                "jdbc:postgresql://u:s3cret@host/db")) {
+                "jdbc:postgresql://u:s3cret@host/db", "jdbc:mysql://u:s3cret@host/db", "jdbc:mariadb://host?password=s3cret")) {
             IllegalArgumentException failure = assertThrows(IllegalArgumentException.class, () -> MetaStores.open(url),
                     url);
             assertFalse(failure.getMessage().contains("s3cret"), failure.getMessage());
@@ -99,11 +100,11 @@ final class MetaStoresTest {
 
     @Test
     void redactMasksOnlyThePassword() {
-        assertEquals("redis://:***@host:6379/1", MetaStores.redact("redis://:pw@host:6379/1"));
-        assertEquals("redis://user@host/1", MetaStores.redact("redis://user@host/1"));
-        assertEquals("jdbc:postgresql://u:***@h/db", MetaStores.redact("jdbc:postgresql://u:p/a$ss@h/db"));
-        assertEquals("sqlite:///a:b/c@d.db", MetaStores.redact("sqlite:///a:b/c@d.db"));
+        assertEquals("redis://:***@host:6379/1", MetaStoreUrls.redact("redis://:pw@host:6379/1"));
+        assertEquals("redis://user@host/1", MetaStoreUrls.redact("redis://user@host/1"));
+        assertEquals("jdbc:postgresql://u:***@h/db", MetaStoreUrls.redact("jdbc:postgresql://u:p/a$ss@h/db"));
+        assertEquals("sqlite:///a:b/c@d.db", MetaStoreUrls.redact("sqlite:///a:b/c@d.db"));
         assertEquals("jdbc:postgresql://h/db?user=u&password=***&ssl=true",
-                MetaStores.redact("jdbc:postgresql://h/db?user=u&password=pw&ssl=true"));
+                MetaStoreUrls.redact("jdbc:postgresql://h/db?user=u&password=pw&ssl=true"));
     }
 }

@@ -33,7 +33,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * copy of the template. Every schema named {@code volume*} in the test database belongs to the
  * tests: {@link #freshVolume()} drops them.
  */
-public final class PostgresTestServer {
+public final class PostgresTestServer implements TestDatabase {
     private static final String USER = "strata";
     private static final String SYSTEM_USER = "postgres";
     private static final String DATABASE = "strata_test";
@@ -125,6 +125,7 @@ public final class PostgresTestServer {
      * A new, empty volume for one test: its metastore URL, with user and password. The volumes of
      * the test before (every schema named {@code volume*} in the test database) are dropped.
      */
+    @Override
     public synchronized String freshVolume() {
         try {
             dropVolumes();
@@ -135,6 +136,7 @@ public final class PostgresTestServer {
     }
 
     /** One more new, empty volume for the same test, dropped with the others by the next {@link #freshVolume()}. */
+    @Override
     public synchronized String anotherVolume() {
         String schema = prefix + schemas.incrementAndGet();
         try (Connection connection = connectToDatabase(); Statement statement = connection.createStatement()) {
@@ -147,6 +149,7 @@ public final class PostgresTestServer {
     }
 
     /** The metastore URL of the volume made last, with the given credentials (null: none). */
+    @Override
     public synchronized String url(String user, String password) {
         return databaseUrl(databaseName(), user, password) + (user == null && password == null ? "?" : "&")
                 + "currentSchema=" + current;
@@ -157,7 +160,13 @@ public final class PostgresTestServer {
         return current;
     }
 
+    @Override
+    public String currentVolume() {
+        return currentSchema();
+    }
+
     /** A JDBC connection to the volume made last, for checks that look at its tables directly. */
+    @Override
     public Connection connect() throws SQLException {
         return DriverManager.getConnection(url(user, password));
     }
@@ -196,10 +205,12 @@ public final class PostgresTestServer {
         return DriverManager.getConnection(databaseUrl(databaseName(), user, password));
     }
 
+    @Override
     public String user() {
         return user;
     }
 
+    @Override
     public String password() {
         return password;
     }

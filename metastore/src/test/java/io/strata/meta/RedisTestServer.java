@@ -134,7 +134,7 @@ public final class RedisTestServer {
                     throw new IllegalStateException("redis-server exited with " + process.exitValue(), e);
                 }
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("redis at " + MetaStores.redact(url) + " does not answer: "
+                    throw new IllegalStateException("redis at " + MetaStoreUrls.redact(url) + " does not answer: "
                             + e.getMessage(), e);
                 }
             }

@@ -7,11 +7,42 @@ import java.sql.SQLException;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * {@link AbstractFsckTest.Damage} for the SQL engines (SQLite, PostgreSQL), whose inodes and
- * dentries tables are the same: one statement on a connection of its own per damage. The
- * counters tables differ, so each engine says how to set them.
+ * {@link AbstractFsckTest.Damage} for the JDBC engine (SQLite, PostgreSQL, MariaDB), whose inodes
+ * and dentries tables are the same: one statement on a connection of its own per damage. The
+ * counters tables differ, so each dialect says how to set them; {@link #sharded} is the servers'.
  */
 public abstract class SqlDamage implements AbstractFsckTest.Damage {
+    /** Opens a connection to the damaged volume. */
+    @FunctionalInterface
+    public interface Connector {
+        Connection connect() throws SQLException;
+    }
+
+    /**
+     * For the sharded counters of the servers: a counter is damaged in one of its 16 rows (shard
+     * 3), as a lost delta would be, so the check has to add the rows up.
+     */
+    public static SqlDamage sharded(Connector connector) {
+        return new SqlDamage() {
+            @Override
+            protected Connection connect() throws SQLException {
+                return connector.connect();
+            }
+
+            @Override
+            public void setUsedBytes(long usedBytes) throws SQLException {
+                update(1, "UPDATE counters SET used_bytes = used_bytes + (? - (SELECT sum(used_bytes) FROM counters))"
+                        + " WHERE shard = 3", usedBytes);
+            }
+
+            @Override
+            public void setInodeCount(long inodes) throws SQLException {
+                update(1, "UPDATE counters SET inodes = inodes + (? - (SELECT sum(inodes) FROM counters))"
+                        + " WHERE shard = 3", inodes);
+            }
+        };
+    }
+
     /** A new connection to the volume's database. */
     protected abstract Connection connect() throws SQLException;
 

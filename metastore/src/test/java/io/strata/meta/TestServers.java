@@ -19,13 +19,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Real Redis and PostgreSQL servers for the engines' tests: started on first use, once per test
+ * Real Redis, PostgreSQL and MariaDB servers for the engines' tests: started on first use, once per test
  * JVM, on free loopback ports with their files in a temporary directory, and stopped at the end
  * of the test run (a JVM shutdown hook is the safety net). Test classes that use them say
  * {@code @ExtendWith(TestServers.class)}.
  *
- * <p>The servers come from the system's packages: Debian's {@code redis-server} and
- * {@code postgresql}. A missing one fails the test with the package to install; it never skips.
+ * <p>The servers come from the system's packages: Debian's {@code redis-server},
+ * {@code postgresql} and {@code mariadb-server}. A missing one fails the test with the package to install; it never skips.
  * Instead of starting their own, the tests use existing servers named by these environment
  * variables:
  *
@@ -35,15 +35,20 @@ import java.util.stream.Stream;
  *   <li>{@code STRATA_TEST_POSTGRES_URL}, e.g.
  *       {@code jdbc:postgresql://localhost:5432/strata?user=strata&password=secret}: a UTF8
  *       database the role may create schemas in; each test gets a schema of its own, dropped
- *       after it.</li>
+ *       after it;</li>
+ *   <li>{@code STRATA_TEST_MARIADB_URL}, e.g.
+ *       {@code jdbc:mariadb://localhost:3306/?user=strata&password=secret}: a user that may create
+ *       databases; each test gets a database of its own, dropped after it.</li>
  * </ul>
  */
 public final class TestServers implements BeforeAllCallback {
     public static final String REDIS_URL_ENV = "STRATA_TEST_REDIS_URL";
     public static final String POSTGRES_URL_ENV = "STRATA_TEST_POSTGRES_URL";
+    public static final String MARIADB_URL_ENV = "STRATA_TEST_MARIADB_URL";
 
     private static RedisTestServer redis;
     private static PostgresTestServer postgres;
+    private static MariaDbTestServer mariadb;
     private static boolean hooked;
 
     /** The Redis server, started on first call. */
@@ -68,6 +73,17 @@ public final class TestServers implements BeforeAllCallback {
         return postgres;
     }
 
+    /** The MariaDB server, started on first call. */
+    public static synchronized MariaDbTestServer mariadb() {
+        if (mariadb == null) {
+            hook();
+            String external = System.getenv(MARIADB_URL_ENV);
+            mariadb = external != null && !external.isBlank() ? MariaDbTestServer.external(external)
+                    : MariaDbTestServer.start();
+        }
+        return mariadb;
+    }
+
     /** Stops whatever was started. */
     static synchronized void stopAll() {
         if (redis != null) {
@@ -77,6 +93,10 @@ public final class TestServers implements BeforeAllCallback {
         if (postgres != null) {
             postgres.stop();
             postgres = null;
+        }
+        if (mariadb != null) {
+            mariadb.stop();
+            mariadb = null;
         }
     }
 
@@ -94,7 +114,7 @@ public final class TestServers implements BeforeAllCallback {
         }
     }
 
-    // --- shared by the two servers
+    // --- shared by the servers
 
     /** A free TCP port on the loopback interface (free now; the server binds it a moment later). */
     static int freePort() {

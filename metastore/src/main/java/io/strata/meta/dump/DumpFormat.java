@@ -76,8 +76,8 @@
  */
 package io.strata.meta.dump;
 
+import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.InodeType;
-import io.strata.meta.MetaStores;
 
 import java.util.regex.Pattern;
 
@@ -177,6 +177,6 @@ final class DumpFormat {
 
     static boolean isSecret(String key, String value) {
         return SECRET_KEY.matcher(key).matches()
-                || !MetaStores.redact(value).equals(value);
+                || !MetaStoreUrls.redact(value).equals(value);
     }
 }

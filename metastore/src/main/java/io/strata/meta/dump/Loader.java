@@ -1,9 +1,9 @@
 package io.strata.meta.dump;
 
+import io.strata.meta.VolumeFormat;
 import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
-import io.strata.meta.MetaStores;
 import io.strata.meta.dump.LoadTarget.LinkFix;
 import io.strata.meta.dump.LoadTarget.Summary;
 
@@ -210,7 +210,7 @@ final class Loader implements DumpVisitor {
                     + ": set them again on the loaded volume");
         }
         Map<String, String> settings = new TreeMap<>(header.settings());
-        settings.remove(MetaStores.FORMAT_VERSION_KEY);
+        settings.remove(VolumeFormat.VERSION_KEY);
         settings.remove(LoadTarget.LOADING_SETTING); // a dump of a volume whose load was cut short
         DumpCounters counters = new DumpCounters(Math.max(dumped.nextInode(), maxIno + 1), inodes, usedBytes);
         target.finish(new Summary(root, fixes, counters, settings));

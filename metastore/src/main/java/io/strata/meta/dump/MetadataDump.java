@@ -1,7 +1,7 @@
 package io.strata.meta.dump;
 
+import io.strata.meta.VolumeFormat;
 import io.strata.meta.MetaStore;
-import io.strata.meta.MetaStores;
 import io.strata.meta.dump.Loader.LoadResult;
 
 import java.io.IOException;
@@ -94,7 +94,7 @@ public final class MetadataDump {
         requireNonNull(progress, "progress is null");
         try (DumpSource source = store.dumpSource()) {
             Map<String, String> settings = new TreeMap<>(source.settings());
-            settings.remove(MetaStores.FORMAT_VERSION_KEY);
+            settings.remove(VolumeFormat.VERSION_KEY);
             List<String> secretsRemoved = new ArrayList<>();
             if (!options.keepSecrets()) {
                 for (Map.Entry<String, String> setting : Map.copyOf(settings).entrySet()) {

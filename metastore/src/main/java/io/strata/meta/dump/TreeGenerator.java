@@ -1,5 +1,6 @@
 package io.strata.meta.dump;
 
+import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
 import io.strata.meta.MetaStore;
@@ -222,7 +223,7 @@ final class TreeGenerator {
             LoadSummary summary = MetadataDump.generate(store, n, seed, LoadOptions.defaults(),
                     Progress.lines(err, System::nanoTime, 5_000_000_000L));
             err.printf("generated %,d inodes (%,d entries) in %s in %.1f s%n", summary.inodes(), summary.entries(),
-                    MetaStores.redact(args[0]), (System.nanoTime() - start) / 1e9);
+                    MetaStoreUrls.redact(args[0]), (System.nanoTime() - start) / 1e9);
         }
     }
 }

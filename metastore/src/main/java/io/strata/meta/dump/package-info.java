@@ -25,10 +25,11 @@
  * its batches in flight, the path to the current directory, one bit per inode number and a small
  * record per hard-linked inode — never the tree.
  *
- * <p>Each engine implements the two interfaces in its own package ({@code MemoryDump},
- * {@code SqlDump}, {@code PostgresDump}, {@code RedisDump}), where its class comment says what a
- * dump of it guarantees: a consistent snapshot for memory, SQLite and PostgreSQL; per page for
- * Redis.
+ * <p>Each engine family implements the two interfaces in its own package, a class per side
+ * ({@code MemoryDumpSource} and {@code MemoryLoadTarget}, {@code JdbcDumpSource} and
+ * {@code JdbcLoadTarget}, {@code RedisDumpSource} and {@code RedisLoadTarget}), where the class
+ * comment says what a dump of it guarantees: a consistent snapshot for memory and the JDBC engine
+ * (SQLite, PostgreSQL, MariaDB); per page for Redis.
  *
  * <h2>Where the time goes</h2>
  *

@@ -6,11 +6,11 @@ import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
 import io.strata.meta.MetaStore;
-import io.strata.meta.MetaStores;
 import io.strata.meta.NewInode;
 import io.strata.meta.RemovedLink;
 import io.strata.meta.Renamed;
 import io.strata.meta.SetAttr;
+import io.strata.meta.VolumeFormat;
 import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
 import io.strata.meta.dump.DumpSource;
@@ -42,7 +42,7 @@ import static java.util.Objects.requireNonNull;
  */
 @SuppressWarnings("try") // the lock guards in try-with-resources are only closed, never read
 public final class MemoryMetaStore implements MetaStore {
-    // package-private for MemoryDump, which reads and writes them under the same lock
+    // package-private for MemoryDumpSource and MemoryLoadTarget, which reads and writes them under the same lock
     final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     final Map<Long, MemoryNode> nodes = new HashMap<>();
     final Map<String, String> settings = new TreeMap<>();
@@ -55,7 +55,7 @@ public final class MemoryMetaStore implements MetaStore {
         Inode root = new Inode(Inode.ROOT, InodeType.DIRECTORY, 0755, 0, 0, now, now, now, 2, 0, 0, Inode.ROOT, "",
                 null, Inode.NEVER_SYNCED);
         nodes.put(Inode.ROOT, new MemoryNode(root, null));
-        settings.put(MetaStores.FORMAT_VERSION_KEY, Integer.toString(MetaStores.FORMAT_VERSION));
+        settings.put(VolumeFormat.VERSION_KEY, Integer.toString(VolumeFormat.VERSION));
     }
 
     @Override
@@ -353,9 +353,7 @@ public final class MemoryMetaStore implements MetaStore {
     public void putSetting(String key, String value) throws IOException {
         requireNonNull(key, "key is null");
         requireNonNull(value, "value is null");
-        if (key.equals(MetaStores.FORMAT_VERSION_KEY)) {
-            throw new IllegalArgumentException("setting " + key + " is kept by the metastore itself");
-        }
+        VolumeFormat.checkWritable(key);
         try (var ignored = write()) {
             settings.put(key, value);
         }
@@ -363,12 +361,12 @@ public final class MemoryMetaStore implements MetaStore {
 
     @Override
     public DumpSource dumpSource() throws IOException {
-        return new MemoryDump.Source(this);
+        return new MemoryDumpSource(this);
     }
 
     @Override
     public LoadTarget loadTarget() {
-        return new MemoryDump.Target(this);
+        return new MemoryLoadTarget(this);
     }
 
     @Override

@@ -1,5 +1,5 @@
 /*
- * Key schema of the Redis metastore (format version 1, see MetaStores.FORMAT_VERSION). One volume
+ * Key schema of the Redis metastore (format version 1, see VolumeFormat.VERSION). One volume
  * per database (the /db of the URL); this class builds every key, in Java and, through
  * luaPrelude(), in the Lua scripts.
  *
@@ -35,6 +35,7 @@
  */
 package io.strata.meta.redis;
 
+import io.strata.meta.VolumeFormat;
 import io.strata.meta.Inode;
 
 import java.nio.charset.StandardCharsets;

@@ -6,12 +6,13 @@ import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
 import io.strata.meta.MetaStore;
-import io.strata.meta.MetaStores;
+import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.Names;
 import io.strata.meta.NewInode;
 import io.strata.meta.RemovedLink;
 import io.strata.meta.Renamed;
 import io.strata.meta.SetAttr;
+import io.strata.meta.VolumeFormat;
 import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
 import io.strata.meta.dump.DumpSource;
@@ -67,7 +68,7 @@ public final class RedisMetaStore implements MetaStore {
     /**
      * Connects to the database {@code url} names, formatting it as a new volume if it is empty.
      * The password comes from the URL, else from the environment variable
-     * {@value MetaStores#PASSWORD_ENV}.
+     * {@value MetaStoreUrls#PASSWORD_ENV}.
      *
      * @throws IllegalArgumentException for a malformed URL
      * @throws IOException if the server cannot be reached or the database is not a volume this build reads
@@ -107,29 +108,13 @@ public final class RedisMetaStore implements MetaStore {
         Inode root = new Inode(Inode.ROOT, InodeType.DIRECTORY, 0755, 0, 0, nowNs, nowNs, nowNs, 2, 0, 0,
                 Inode.ROOT, "", null, Inode.NEVER_SYNCED);
         List<byte[]> args = new ArrayList<>();
-        args.add(RedisKeys.bytes(Integer.toString(MetaStores.FORMAT_VERSION)));
+        args.add(RedisKeys.bytes(Integer.toString(VolumeFormat.VERSION)));
         args.addAll(RedisCodec.fields(root, null));
         String stored = call(() -> {
             scripts.load();
             return RedisCodec.string(scripts.run(Script.FORMAT, args).get(0));
         }, "cannot be opened");
-        if (stored.isEmpty()) {
-            throw new IOException(where + " has no " + MetaStores.FORMAT_VERSION_KEY
-                    + " setting: it is not a Strata metastore");
-        }
-        int version;
-        try {
-            version = Integer.parseInt(stored);
-        } catch (NumberFormatException e) {
-            throw new IOException(where + " has a malformed " + MetaStores.FORMAT_VERSION_KEY + " '" + stored + "'", e);
-        }
-        if (version > MetaStores.FORMAT_VERSION) {
-            throw new IOException(where + " has format version " + version + ", newer than version "
-                    + MetaStores.FORMAT_VERSION + " that this Strata reads: open it with a newer Strata");
-        }
-        if (version < MetaStores.FORMAT_VERSION) {
-            throw new IOException(where + " has format version " + version + ", which this Strata cannot upgrade");
-        }
+        VolumeFormat.check(stored.isEmpty() ? Optional.empty() : Optional.of(stored), where);
     }
 
     @Override
@@ -356,22 +341,20 @@ public final class RedisMetaStore implements MetaStore {
     public void putSetting(String key, String value) throws IOException {
         requireNonNull(key, "key is null");
         requireNonNull(value, "value is null");
-        if (key.equals(MetaStores.FORMAT_VERSION_KEY)) {
-            throw new IllegalArgumentException("setting " + key + " is kept by the metastore itself");
-        }
+        VolumeFormat.checkWritable(key);
         call(() -> jedis.hset(RedisKeys.SETTINGS, key, value));
     }
 
-    /** Directory pages each read by one script, several in flight; see {@link RedisDump}. */
+    /** Directory pages each read by one script, several in flight; see {@link RedisDumpSource}. */
     @Override
     public DumpSource dumpSource() throws IOException {
-        return call(() -> new RedisDump.Source(jedis, where));
+        return call(() -> new RedisDumpSource(jedis, where));
     }
 
-    /** Batches as pipelines, several in flight; see {@link RedisDump}. */
+    /** Batches as pipelines, several in flight; see {@link RedisLoadTarget}. */
     @Override
     public LoadTarget loadTarget() throws IOException {
-        return call(() -> new RedisDump.Target(jedis, where));
+        return call(() -> new RedisLoadTarget(jedis, where));
     }
 
     /** A scan and raw repairs over the store's pool; see {@link RedisFsck}. */

@@ -117,7 +117,7 @@ final class RedisScripts {
         return sha;
     }
 
-    private static String resource(String file) {
+    static String resource(String file) {
         try (InputStream in = RedisScripts.class.getResourceAsStream(file)) {
             if (in == null) {
                 throw new IllegalStateException("script " + file + " is missing from the class path");

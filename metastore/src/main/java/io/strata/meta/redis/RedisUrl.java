@@ -1,6 +1,6 @@
 package io.strata.meta.redis;
 
-import io.strata.meta.MetaStores;
+import io.strata.meta.MetaStoreUrls;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisClientConfig;
@@ -15,7 +15,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * A {@code redis://[[user]:password@]host[:port][/db]} metastore URL ({@code rediss://} for TLS)
  * taken apart. The password comes from the URL or, when the URL has none, from the environment
- * variable {@value MetaStores#PASSWORD_ENV}; it never appears in {@link #describe()}.
+ * variable {@value MetaStoreUrls#PASSWORD_ENV}; it never appears in {@link #describe()}.
  */
 final class RedisUrl {
     static final int DEFAULT_PORT = 6379;
@@ -46,7 +46,7 @@ final class RedisUrl {
     static RedisUrl parse(String url, Function<String, String> environment) {
         requireNonNull(url, "url is null");
         requireNonNull(environment, "environment is null");
-        String usage = "metastore URL '" + MetaStores.redact(url) + "' must be redis[s]://[[user]:password@]host[:port][/db]";
+        String usage = "metastore URL '" + MetaStoreUrls.redact(url) + "' must be redis[s]://[[user]:password@]host[:port][/db]";
         URI uri;
         try {
             uri = new URI(url);
@@ -83,7 +83,7 @@ final class RedisUrl {
             }
         }
         if (password == null || password.isEmpty()) {
-            password = environment.apply(MetaStores.PASSWORD_ENV);
+            password = environment.apply(MetaStoreUrls.PASSWORD_ENV);
         }
         int port = uri.getPort() < 0 ? DEFAULT_PORT : uri.getPort();
         return new RedisUrl(scheme.equals("rediss"), uri.getHost(), port, database, user, password);

@@ -65,7 +65,7 @@ class LoadTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"memory", "sqlite", "postgres", "redis"})
+    @ValueSource(strings = {"memory", "sqlite", "postgres", "mariadb", "redis"})
     void truncatedDumpFailsWithItsOffsetAndLeavesTheTargetEmpty(String engine) throws IOException {
         MetaStore target = volumes.fresh(engine);
         byte[] bytes = dump.getBytes(StandardCharsets.UTF_8);
@@ -135,7 +135,7 @@ class LoadTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"memory", "sqlite", "postgres", "redis"})
+    @ValueSource(strings = {"memory", "sqlite", "postgres", "mariadb", "redis"})
     void dumpedNlinkThatDisagreesIsReportedAndLoadedAsCounted(String engine) throws IOException {
         // z-primary has three names; say 5 at its first. The root has 7 subdirectories; say 40.
         String first = "\"name\":\"a-second\",";
@@ -158,7 +158,7 @@ class LoadTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"memory", "sqlite", "postgres", "redis"})
+    @ValueSource(strings = {"memory", "sqlite", "postgres", "mariadb", "redis"})
     void loadedHardLinksKeepWorking(String engine) throws IOException {
         MetaStore target = volumes.fresh(engine);
         load(target, dump);
@@ -217,7 +217,7 @@ class LoadTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"memory", "sqlite", "postgres", "redis"})
+    @ValueSource(strings = {"memory", "sqlite", "postgres", "mariadb", "redis"})
     void volumeThatIsNotEmptyIsRefusedUnchangedUnlessForced(String engine) throws IOException {
         MetaStore target = volumes.fresh(engine);
         target.create(Inode.ROOT, "precious", NewInode.file(0644, 0, 0, 1));
@@ -241,7 +241,7 @@ class LoadTest {
             source.create(Inode.ROOT, "a", NewInode.file(0644, 0, 0, 1));
             source.create(Inode.ROOT, "lone\uD800", NewInode.file(0644, 0, 0, 1));
             String withSurrogate = dump(source, DumpOptions.defaults());
-            for (String engine : List.of("sqlite", "postgres", "redis")) {
+            for (String engine : List.of("sqlite", "postgres", "mariadb", "redis")) {
                 MetaStore target = volumes.fresh(engine);
                 LoadFailedException failure = assertThrows(LoadFailedException.class,
                         () -> load(target, withSurrogate), engine);
@@ -256,7 +256,7 @@ class LoadTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"memory", "sqlite", "postgres", "redis"})
+    @ValueSource(strings = {"memory", "sqlite", "postgres", "mariadb", "redis"})
     void engineFailingMidLoadLeavesTheVolumeEmpty(String engine) throws IOException {
         MetaStore real = volumes.fresh(engine);
         AtomicInteger batches = new AtomicInteger();

@@ -17,16 +17,17 @@ import java.util.List;
 
 /**
  * Fresh, empty volumes of every engine for one test, closed with it: SQLite files in a temporary
- * directory, PostgreSQL databases and Redis databases (1, 2, ...) on the test servers.
+ * directory, PostgreSQL schemas, MariaDB databases and Redis databases (1, 2, ...) on the test servers.
  */
 final class TestVolumes implements AutoCloseable {
-    static final List<String> ENGINES = List.of("memory", "sqlite", "postgres", "redis");
+    static final List<String> ENGINES = List.of("memory", "sqlite", "postgres", "mariadb", "redis");
 
     private final Path dir;
     private final List<MetaStore> opened = new ArrayList<>();
     private int sqliteFiles;
     private int redisDatabases;
     private int postgresVolumes;
+    private int mariadbVolumes;
     private final List<String> extraSchemas = new ArrayList<>();
 
     TestVolumes(Path dir) {
@@ -39,6 +40,7 @@ final class TestVolumes implements AutoCloseable {
             case "memory" -> "memory://";
             case "sqlite" -> "sqlite://" + dir.resolve("volume-" + (++sqliteFiles) + "/meta.db");
             case "postgres" -> postgres(++postgresVolumes);
+            case "mariadb" -> mariadb(++mariadbVolumes);
             case "redis" -> redis(++redisDatabases);
             default -> throw new IllegalArgumentException("no engine " + engine);
         };
@@ -78,6 +80,11 @@ final class TestVolumes implements AutoCloseable {
         extraSchemas.add(schema);
         return server.url(server.user(), server.password())
                 .replace("currentSchema=" + server.currentSchema(), "currentSchema=" + schema);
+    }
+
+    /** The first: the test's fresh volume (dropping the test before's); the next ones: more databases beside it. */
+    private static String mariadb(int n) {
+        return n == 1 ? TestServers.mariadb().freshVolume() : TestServers.mariadb().anotherVolume();
     }
 
     private static void execute(PostgresTestServer server, String... sql) {

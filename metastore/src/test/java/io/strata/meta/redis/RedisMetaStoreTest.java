@@ -1,5 +1,6 @@
 package io.strata.meta.redis;
 
+import io.strata.meta.MetaStoreUrls;
 import io.strata.meta.AbstractSharedMetaStoreTest;
 import io.strata.meta.Inode;
 import io.strata.meta.MetaStore;
@@ -118,7 +119,7 @@ final class RedisMetaStoreTest extends AbstractSharedMetaStoreTest {
         URI uri = URI.create(url);
         String withoutPassword = "redis://" + uri.getHost() + ":" + uri.getPort() + uri.getPath();
         try (MetaStore other = RedisMetaStore.open(withoutPassword,
-                Map.of(MetaStores.PASSWORD_ENV, String.valueOf(server.password()))::get)) {
+                Map.of(MetaStoreUrls.PASSWORD_ENV, String.valueOf(server.password()))::get)) {
             assertEquals(new VolumeStats(1, 0), other.stats());
         }
     }

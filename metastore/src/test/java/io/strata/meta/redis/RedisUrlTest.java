@@ -1,6 +1,6 @@
 package io.strata.meta.redis;
 
-import io.strata.meta.MetaStores;
+import io.strata.meta.MetaStoreUrls;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -31,7 +31,7 @@ final class RedisUrlTest {
 
     @Test
     void passwordComesFromTheEnvironmentOnlyWhenTheUrlHasNone() {
-        Map<String, String> environment = Map.of(MetaStores.PASSWORD_ENV, "from-env");
+        Map<String, String> environment = Map.of(MetaStoreUrls.PASSWORD_ENV, "from-env");
         assertEquals("from-env", RedisUrl.parse("redis://cache/1", environment::get).clientConfig().getPassword());
         assertEquals("in-url", RedisUrl.parse("redis://:in-url@cache/1", environment::get).clientConfig().getPassword());
     }

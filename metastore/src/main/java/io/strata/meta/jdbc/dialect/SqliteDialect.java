@@ -1,0 +1,226 @@
+package io.strata.meta.jdbc.dialect;
+
+import org.sqlite.SQLiteConfig;
+import org.sqlite.SQLiteErrorCode;
+import org.sqlite.SQLiteException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The embedded SQLite database file ({@code sqlite:///path/meta.db}): WAL journal, one writer at a
+ * time, one connection per store behind a lock. A write transaction is BEGIN IMMEDIATE, which
+ * takes the database's write lock up front: nothing it reads can change before it commits, so
+ * it needs no row locks and never fails half way with SQLITE_BUSY.
+ */
+public final class SqliteDialect implements SqlDialect {
+    /** How long a statement waits for another process's write lock before failing (then EIO upstream). */
+    private static final int BUSY_TIMEOUT_MILLIS = 5_000;
+    private static final int DUMP_READERS = 2;
+
+    private final Path file;
+    private final UsageCounters counters = new NamedCounters();
+    private final InodeNumbers inodeNumbers = new CounterNumbers();
+
+    public SqliteDialect(Path file) {
+        requireNonNull(file, "file is null");
+        if (!file.isAbsolute()) {
+            throw new IllegalArgumentException("SQLite metastore path must be absolute: " + file);
+        }
+        if (file.toString().contains("?")) {
+            // sqlite-jdbc would read the rest as connection parameters and open another file
+            throw new IllegalArgumentException("SQLite metastore path must not contain '?': " + file);
+        }
+        this.file = file;
+    }
+
+    /** A new connection to the file, configured for the engine (journal, timeouts), in auto-commit mode. */
+    public Connection connect() throws SQLException {
+        Path parent = file.getParent();
+        if (parent != null) {
+            try {
+                Files.createDirectories(parent);
+            } catch (IOException e) {
+                throw new SQLException("cannot create " + parent + ": " + e.getMessage(), e);
+            }
+        }
+        SQLiteConfig config = new SQLiteConfig();
+        // WAL lets readers in other processes proceed while one writes; NORMAL syncs at
+        // checkpoints only: a power cut may lose the last commits but never corrupts the file
+        config.setJournalMode(SQLiteConfig.JournalMode.WAL);
+        config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
+        config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+        return config.createConnection("jdbc:sqlite:" + file);
+    }
+
+    @Override
+    public String describe() {
+        return "sqlite://" + file;
+    }
+
+    @Override
+    public Connections open() throws SQLException {
+        return new SingleConnection(this::connect);
+    }
+
+    @Override
+    public boolean locksDatabase() {
+        return true;
+    }
+
+    /**
+     * Transactions are statements on the auto-commit connection: IMMEDIATE takes the write lock
+     * up front; a plain (deferred) BEGIN gives a read a consistent snapshot without blocking writers.
+     */
+    @Override
+    public void begin(Session session, boolean write) throws SQLException {
+        Syntax.execute(session.connection(), write ? "BEGIN IMMEDIATE" : "BEGIN");
+    }
+
+    @Override
+    public void commit(Session session) throws SQLException {
+        Syntax.execute(session.connection(), "COMMIT");
+    }
+
+    @Override
+    public void rollback(Session session) throws SQLException {
+        Syntax.execute(session.connection(), "ROLLBACK");
+    }
+
+    @Override
+    public String forUpdate() {
+        return ""; // BEGIN IMMEDIATE already holds the only write lock
+    }
+
+    @Override
+    public void lockDirectoryMoves(Session session) {
+        // BEGIN IMMEDIATE already holds the only write lock
+    }
+
+    @Override
+    public boolean isUniqueViolation(SQLException e) {
+        return e instanceof SQLiteException sqlite
+                && (sqlite.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_PRIMARYKEY
+                || sqlite.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_UNIQUE);
+    }
+
+    /** SQLITE_BUSY after the busy timeout is a failure: the other process held the file too long. */
+    @Override
+    public boolean isRetryable(SQLException e) {
+        return false;
+    }
+
+    /** The {@code ON CONFLICT ... DO UPDATE} form (SQLite 3.24+, PostgreSQL 9.5+). */
+    @Override
+    public String upsert(String table, List<String> keyColumns, List<String> valueColumns) {
+        return Syntax.onConflictUpsert(table, keyColumns, valueColumns);
+    }
+
+    @Override
+    public String inList(String column, int count) {
+        return Syntax.parameterList(column, count);
+    }
+
+    @Override
+    public int bindList(PreparedStatement statement, int index, String sqlType, List<?> values) throws SQLException {
+        return Syntax.bindParameterList(statement, index, values);
+    }
+
+    /**
+     * BINARY compares the UTF-8 bytes, which is code point order; ORDER BY and {@code name > ?}
+     * use the same collation, so paging is consistent.
+     */
+    @Override
+    public String nameType() {
+        return "TEXT COLLATE BINARY";
+    }
+
+    @Override
+    public String keyType() {
+        return "VARCHAR(255)";
+    }
+
+    @Override
+    public String textType() {
+        return "TEXT";
+    }
+
+    @Override
+    public String blobType() {
+        return "BLOB";
+    }
+
+    @Override
+    public String tableOptions() {
+        return "";
+    }
+
+    @Override
+    public boolean tableExists(Session session, String table) throws SQLException {
+        PreparedStatement statement = session.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?");
+        statement.setString(1, table);
+        try (ResultSet rows = statement.executeQuery()) {
+            return rows.next();
+        }
+    }
+
+    @Override
+    public void lockFormat(Session session) {
+        // the format runs in a write transaction: BEGIN IMMEDIATE holds the only write lock
+    }
+
+    @Override
+    public UsageCounters counters() {
+        return counters;
+    }
+
+    @Override
+    public InodeNumbers inodeNumbers() {
+        return inodeNumbers;
+    }
+
+    /**
+     * Readers on connections of their own, each starting its read transaction while a write
+     * transaction on another connection keeps every commit out; then that one is rolled back.
+     */
+    @Override
+    public List<Connection> snapshot(Connections connections, int readers) throws SQLException {
+        return Syntax.gatedSnapshot(connections, readers, "BEGIN IMMEDIATE", "ROLLBACK", reader -> {
+            Syntax.execute(reader, "BEGIN");
+            try (Statement statement = reader.createStatement();
+                    ResultSet first = statement.executeQuery("SELECT COUNT(*) FROM counters")) {
+                first.next(); // a read transaction takes its snapshot at its first read
+            }
+        });
+    }
+
+    @Override
+    public int dumpReaders() {
+        return DUMP_READERS;
+    }
+
+    @Override
+    public int loadWriters() {
+        return 1; // one writer anyway: the whole load is one transaction, rolled back whole on failure
+    }
+
+    @Override
+    public String emptyTable(String table) {
+        return "DELETE FROM " + table;
+    }
+
+    @Override
+    public Optional<String> analyze(List<String> tables) {
+        return Optional.empty();
+    }
+}
