@@ -3,7 +3,7 @@ package io.strata.core.ufs.s3;
 /**
  * A GET's response transformer whose body subscriber requests the whole body at once and has taken
  * each chunk's bytes by the time its {@code onNext} returns. A client may then hand it buffers that
- * are its own again after the call ({@link CrtGetClient} passes the CRT's receive buffers, which
+ * are its own again after the call ({@link CrtObjectClient} passes the CRT's receive buffers, which
  * saves a copy and an allocation per chunk: on a cold 1 GiB read, ~0.5 s and ~40 MB of peak RSS).
  */
 interface ChunkCopying {

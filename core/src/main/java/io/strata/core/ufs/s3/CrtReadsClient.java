@@ -8,6 +8,9 @@ import software.amazon.awssdk.services.s3.DelegatingS3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -22,12 +25,15 @@ import java.util.function.Supplier;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The Netty client, with GetObject (the data path) sent through the CRT client instead.
+ * The Netty client, with GetObject (the data path) and small PutObjects (small files' uploads)
+ * sent through the CRT client ({@link CrtObjectClient}) instead.
  *
  * <p>The CRT client has no timeout for a response that never starts (its connection monitor
  * watches bodies, not the wait for a response head). So a GET whose response head has not arrived
  * within {@code firstByteTimeout} is abandoned (cancelled, its later callbacks ignored) and sent
- * again through Netty, whose timeouts and retries then apply, as they do to every other request.
+ * again through Netty, whose timeouts and retries then apply, as they do to every other request;
+ * likewise a PUT of at most {@value #CRT_PUT_LIMIT} bytes that has not been answered by then
+ * (sending it again is harmless: the same bytes under the same key).
  *
  * <p>The CRT client is built on a thread of its own (loading its native library takes ~0.1 s,
  * which a mount need not wait for); until it is ready, or if it cannot be built on this machine,
@@ -36,14 +42,23 @@ import static java.util.Objects.requireNonNull;
 final class CrtReadsClient extends DelegatingS3AsyncClient {
     private static final Logger log = LoggerFactory.getLogger(CrtReadsClient.class);
 
-    private final CompletableFuture<S3AsyncClient> reads;
+    /** The largest PUT sent through the CRT: its answer is due within the first-byte timeout. */
+    static final int CRT_PUT_LIMIT = 1 << 20;
+
+    private final CompletableFuture<CrtObjectClient> reads;
+    private final boolean crtPuts;
     private final long firstByteTimeoutNanos;
     private final ScheduledThreadPoolExecutor watchdogs;
     private final AtomicLong crtGets = new AtomicLong();
+    private final AtomicLong crtPutCount = new AtomicLong();
 
-    /** @param reads builds the CRT client; it runs on a thread of its own */
-    CrtReadsClient(S3AsyncClient control, Supplier<S3AsyncClient> reads, Duration firstByteTimeout) {
+    /**
+     * @param reads builds the CRT client; it runs on a thread of its own
+     * @param crtPuts whether small PUTs go through it too (they carry no checksum header there)
+     */
+    CrtReadsClient(S3AsyncClient control, Supplier<CrtObjectClient> reads, boolean crtPuts, Duration firstByteTimeout) {
         super(control);
+        this.crtPuts = crtPuts;
         requireNonNull(reads, "reads is null");
         this.reads = new CompletableFuture<>();
         Thread builder = new Thread(() -> {
@@ -68,7 +83,7 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
     @Override
     public <T> CompletableFuture<T> getObject(GetObjectRequest request,
                                               AsyncResponseTransformer<GetObjectResponse, T> transformer) {
-        S3AsyncClient client = readyCrtClient();
+        CrtObjectClient client = readyCrtClient();
         if (client == null) {
             return super.getObject(request, transformer);
         }
@@ -103,6 +118,66 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         return result;
     }
 
+    @Override
+    public CompletableFuture<PutObjectResponse> putObject(PutObjectRequest request, AsyncRequestBody body) {
+        CrtObjectClient client = crtPuts ? readyCrtClient() : null;
+        Long length = request.contentLength();
+        if (client == null || length == null || length > CRT_PUT_LIMIT) {
+            return super.putObject(request, body);
+        }
+        return collect(body, length.intValue()).thenCompose(bytes -> {
+            crtPutCount.incrementAndGet();
+            CompletableFuture<PutObjectResponse> result = new CompletableFuture<>();
+            CompletableFuture<PutObjectResponse> crt = client.putObject(request, bytes);
+            ScheduledFuture<?> watchdog = watchdogs.schedule(() -> {
+                if (!crt.isDone()) {
+                    crt.cancel(true);
+                    super.putObject(request, AsyncRequestBody.fromByteBuffer(bytes))
+                            .whenComplete((value, error) -> settle(result, value, error));
+                }
+            }, firstByteTimeoutNanos, TimeUnit.NANOSECONDS);
+            crt.whenComplete((value, error) -> {
+                if (!crt.isCancelled()) {
+                    watchdog.cancel(false);
+                    settle(result, value, error);
+                }
+            });
+            return result;
+        });
+    }
+
+    /** The body's bytes, gathered into one buffer (one chunk, for a body made from a buffer). */
+    private static CompletableFuture<ByteBuffer> collect(AsyncRequestBody body, int length) {
+        ByteBuffer bytes = ByteBuffer.allocate(length);
+        CompletableFuture<ByteBuffer> done = new CompletableFuture<>();
+        body.subscribe(new org.reactivestreams.Subscriber<ByteBuffer>() {
+            @Override
+            public void onSubscribe(org.reactivestreams.Subscription subscription) {
+                subscription.request(Long.MAX_VALUE);
+            }
+
+            @Override
+            public void onNext(ByteBuffer chunk) {
+                if (chunk.remaining() > bytes.remaining()) {
+                    done.completeExceptionally(new IllegalStateException("the body is longer than its " + length + " bytes"));
+                    return;
+                }
+                bytes.put(chunk);
+            }
+
+            @Override
+            public void onError(Throwable error) {
+                done.completeExceptionally(error);
+            }
+
+            @Override
+            public void onComplete() {
+                done.complete(bytes.flip());
+            }
+        });
+        return done;
+    }
+
     /** Waits until the CRT client is built or failed to be; true if it is there. For tests. */
     boolean awaitCrtClient() {
         return reads.handle((built, failure) -> built != null).join();
@@ -113,8 +188,13 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         return crtGets.get();
     }
 
+    /** PUTs sent to the CRT client so far. For tests. */
+    long crtPuts() {
+        return crtPutCount.get();
+    }
+
     /** The CRT client if it is built; null while it is being built or when it could not be. */
-    private S3AsyncClient readyCrtClient() {
+    private CrtObjectClient readyCrtClient() {
         return reads.isDone() && !reads.isCompletedExceptionally() ? reads.join() : null;
     }
 
@@ -130,7 +210,7 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
     public void close() {
         watchdogs.shutdownNow();
         try {
-            S3AsyncClient client = reads.handle((built, failure) -> built).join(); // waits for a build in progress
+            CrtObjectClient client = reads.handle((built, failure) -> built).join(); // waits for a build in progress
             if (client != null) {
                 client.close();
             }

@@ -92,7 +92,8 @@ public final class S3Clients {
     private static S3AsyncClient createCrt(Options options) {
         S3AsyncClient control = createNetty(options);
         try {
-            return new CrtReadsClient(control, () -> crtClient(options), options.get(S3Options.SOCKET_TIMEOUT));
+            return new CrtReadsClient(control, () -> crtClient(options),
+                    options.get(S3Options.CHECKSUM) == S3Options.Checksum.WHEN_REQUIRED, options.get(S3Options.SOCKET_TIMEOUT));
         } catch (RuntimeException | Error e) {
             control.close();
             throw e;
@@ -100,13 +101,13 @@ public final class S3Clients {
     }
 
     /**
-     * The CRT client, sent GETs directly ({@link CrtGetClient}): connections, signing and retries
+     * The CRT client, sent GETs directly ({@link CrtObjectClient}): connections, signing and retries
      * run in native code. It takes no per-attempt timeout; a stalled response is abandoned once it
      * moves under 1 byte/s for s3.socket_timeout (at least the 2 s the CRT's monitor accepts). Its
      * retries keep their own schedule; only the number of attempts and the base delay carry over.
      */
-    private static S3AsyncClient crtClient(Options options) {
-        return new CrtGetClient(options, credentials(options), region(options));
+    private static CrtObjectClient crtClient(Options options) {
+        return new CrtObjectClient(options, credentials(options), region(options));
     }
 
     private static RequestChecksumCalculation requestChecksums(Options options) {

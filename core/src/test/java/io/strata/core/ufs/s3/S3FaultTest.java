@@ -123,6 +123,21 @@ class S3FaultTest {
     }
 
     @Test
+    void aStalledSmallUploadIsAbandonedAndSentAgain() throws IOException {
+        byte[] data = randomBytes(100_000, 9);
+        proxy.delay(Duration.ofSeconds(3)).first(1, "PUT", Fault.DELAY);
+        long start = System.nanoTime();
+        try (UfsFile file = ufs.create("small")) {
+            file.write(ByteBuffer.wrap(data), 0);
+        }
+        assertTrue(System.nanoTime() - start < 3_000_000_000L, "waited for the stalled attempt");
+        assertArrayEquals(data, server.get(volume, "small").orElseThrow());
+        if (s3 instanceof CrtReadsClient crt) {
+            assertEquals(1, crt.crtPuts(), "the stalled PUT went to the CRT client first");
+        }
+    }
+
+    @Test
     void pastTheRetryBudgetAReadFailsInBoundedTimeAndReturnsNothing() throws IOException {
         server.put(volume, "f", randomBytes(1000, 3));
         // A socket timeout longer than the backoff of all attempts: with s3.client=crt a GET whose
