@@ -121,7 +121,7 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
     @Override
     public CompletableFuture<PutObjectResponse> putObject(PutObjectRequest request, AsyncRequestBody body) {
         CrtObjectClient client = crtPuts ? readyCrtClient() : null;
-        Long length = request.contentLength();
+        Long length = request.contentLength() != null ? request.contentLength() : body.contentLength().orElse(null);
         if (client == null || length == null || length > CRT_PUT_LIMIT) {
             return super.putObject(request, body);
         }
