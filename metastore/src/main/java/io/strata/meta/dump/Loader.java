@@ -84,7 +84,7 @@ final class Loader implements DumpVisitor {
             return;
         }
         if (seen.get(ino)) {
-            throw new MalformedDumpException(-1, "directory " + DumpReader.printable(pathOf(name)) + " has inode " + ino
+            throw new MalformedDumpException(-1, "directory " + Unicode.printable(pathOf(name)) + " has inode " + ino
                     + ", which appears earlier: a directory has exactly one name");
         }
         if (!primary) {
@@ -109,7 +109,7 @@ final class Loader implements DumpVisitor {
         Inode inode = node.inode();
         if (seen.get(ino)) {
             if (directories.get(ino)) {
-                throw new MalformedDumpException(-1, DumpReader.printable(pathOf(name)) + " has inode " + ino
+                throw new MalformedDumpException(-1, Unicode.printable(pathOf(name)) + " has inode " + ino
                         + ", which is a directory earlier in the dump");
             }
             // another name of an inode written already: count it
@@ -249,7 +249,7 @@ final class Loader implements DumpVisitor {
     private void report(String message) {
         reports++;
         if (reports <= MAX_REPORTS) {
-            progress.warn(DumpReader.printable(message));
+            progress.warn(Unicode.printable(message));
         }
     }
 

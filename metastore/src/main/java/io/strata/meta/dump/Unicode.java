@@ -1,9 +1,10 @@
 package io.strata.meta.dump;
 
 /**
- * Which strings an engine that stores UTF-8 can keep. Java strings may hold unpaired surrogates,
- * which a dump carries (as JSON escapes) but which no UTF-8 encoding can: an engine that stores
- * UTF-8 refuses them on load rather than store a changed name.
+ * A volume's names as Unicode. Which strings an engine that stores UTF-8 can keep: Java strings may
+ * hold unpaired surrogates, which a dump carries (as JSON escapes) but which no UTF-8 encoding can,
+ * so such an engine refuses them on load rather than store a changed name. And how any name is
+ * shown in a message without its control characters reaching the terminal.
  */
 public final class Unicode {
     private Unicode() {}
@@ -24,8 +25,25 @@ public final class Unicode {
         return true;
     }
 
-    /** {@code s} with its control characters and unpaired surrogates as \\u escapes, for messages. */
-    public static String printable(String s) {
-        return DumpReader.printable(s);
+    /** {@code text} with its control characters and unpaired surrogates as \\u escapes, safe for a terminal. */
+    public static String printable(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            boolean unpaired = Character.isSurrogate(c) && !(Character.isHighSurrogate(c) && i + 1 < text.length()
+                    && Character.isLowSurrogate(text.charAt(i + 1)));
+            if (Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(text.charAt(i - 1))) {
+                unpaired = false;
+            }
+            if (Character.isISOControl(c) || unpaired) {
+                if (out == null) {
+                    out = new StringBuilder(text.length() + 8).append(text, 0, i);
+                }
+                out.append(String.format("\\u%04x", (int) c));
+            } else if (out != null) {
+                out.append(c);
+            }
+        }
+        return out == null ? text : out.toString();
     }
 }
