@@ -56,7 +56,7 @@ final class MemoryDumpSource implements DumpSource {
 
     @Override
     public DumpCounters counters() {
-        return new DumpCounters(store.nextInode, store.nodes.size(), store.usedBytes);
+        return new DumpCounters(store.nodes.nextInode, store.nodes.size(), store.nodes.usedBytes);
     }
 
     @Override

@@ -94,7 +94,7 @@ final class MemoryFsck implements FsckTarget {
     public void setCounters(long inodes, long usedBytes) throws IOException {
         Lock lock = hold(store.lock.writeLock());
         try {
-            store.usedBytes = usedBytes;
+            store.nodes.usedBytes = usedBytes;
         } finally {
             lock.unlock();
         }

@@ -66,8 +66,8 @@ final class MemoryLoadTarget implements LoadTarget {
             String version = store.settings.get(VolumeFormat.VERSION_KEY);
             store.settings.clear();
             store.settings.put(VolumeFormat.VERSION_KEY, version);
-            store.nextInode = Inode.ROOT + 1;
-            store.usedBytes = 0;
+            store.nodes.nextInode = Inode.ROOT + 1;
+            store.nodes.usedBytes = 0;
         } finally {
             lock.unlock();
         }
@@ -137,8 +137,8 @@ final class MemoryLoadTarget implements LoadTarget {
                     node.name = fix.name();
                 }
             }
-            store.nextInode = summary.counters().nextInode();
-            store.usedBytes = summary.counters().usedBytes();
+            store.nodes.nextInode = summary.counters().nextInode();
+            store.nodes.usedBytes = summary.counters().usedBytes();
             store.settings.putAll(new TreeMap<>(summary.settings()));
         } finally {
             lock.unlock();

@@ -20,7 +20,6 @@ import io.strata.meta.memory.MemoryNode.Link;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,7 +34,7 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Layout: {@code nodes} maps every inode number to its {@link MemoryNode}; a directory node
  * holds its entries in a {@code TreeMap} by name (readdir pages with {@code tailMap}), every node
- * its sorted names and its xattrs. Counters: {@code nextInode} and {@code usedBytes} fields, the
+ * its sorted names and its xattrs. Counters: {@code nextInode} and {@code nodes.usedBytes} fields, the
  * inode count is {@code nodes.size()}. One read-write lock: reads share it, every change holds it
  * exclusively and checks all its preconditions before changing anything, so a failed call
  * changes nothing.
@@ -44,10 +43,8 @@ import static java.util.Objects.requireNonNull;
 public final class MemoryMetaStore implements MetaStore {
     // package-private for MemoryDumpSource and MemoryLoadTarget, which reads and writes them under the same lock
     final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    final Map<Long, MemoryNode> nodes = new HashMap<>();
+    final InodeTable nodes = new InodeTable();
     final Map<String, String> settings = new TreeMap<>();
-    long nextInode = Inode.ROOT + 1;
-    long usedBytes;
     boolean closed;
 
     public MemoryMetaStore() {
@@ -61,7 +58,7 @@ public final class MemoryMetaStore implements MetaStore {
     @Override
     public Inode getInode(long ino) throws IOException {
         try (var ignored = read()) {
-            return node(ino).toInode();
+            return nodes.node(ino).toInode();
         }
     }
 
@@ -69,7 +66,7 @@ public final class MemoryMetaStore implements MetaStore {
     public Optional<Dentry> lookup(long parent, String name) throws IOException {
         requireNonNull(name, "name is null");
         try (var ignored = read()) {
-            return Optional.ofNullable(directory(parent).children.get(name));
+            return Optional.ofNullable(nodes.directory(parent).children.get(name));
         }
     }
 
@@ -83,7 +80,7 @@ public final class MemoryMetaStore implements MetaStore {
     public List<Dentry> readdir(long dir, String after, int limit) throws IOException {
         checkLimit(limit);
         try (var ignored = read()) {
-            var children = directory(dir).children;
+            var children = nodes.directory(dir).children;
             var page = after == null ? children : children.tailMap(after, false);
             List<Dentry> result = new ArrayList<>(Math.min(limit, page.size()));
             for (Dentry dentry : page.values()) {
@@ -101,12 +98,12 @@ public final class MemoryMetaStore implements MetaStore {
         requireNonNull(name, "name is null");
         requireNonNull(spec, "spec is null");
         try (var ignored = write()) {
-            MemoryNode dir = directory(parent);
+            MemoryNode dir = nodes.directory(parent);
             if (dir.children.containsKey(name)) {
-                throw FsException.exists(describe(parent, name));
+                throw FsException.exists(InodeTable.describe(parent, name));
             }
             long syncedNs = spec.type() == InodeType.DIRECTORY ? spec.timeNs() : Inode.NEVER_SYNCED;
-            MemoryNode node = addNode(dir, name, spec, syncedNs);
+            MemoryNode node = nodes.add(dir, name, spec, syncedNs);
             dir.touch(spec.timeNs());
             return node.toInode();
         }
@@ -116,11 +113,11 @@ public final class MemoryMetaStore implements MetaStore {
     public Inode link(long ino, long parent, String name, long nowNs) throws IOException {
         requireNonNull(name, "name is null");
         try (var ignored = write()) {
-            MemoryNode node = node(ino);
-            MemoryNode dir = directory(parent);
+            MemoryNode node = nodes.node(ino);
+            MemoryNode dir = nodes.directory(parent);
             // link(2) reports a taken name before looking at what the source is
             if (dir.children.containsKey(name)) {
-                throw FsException.exists(describe(parent, name));
+                throw FsException.exists(InodeTable.describe(parent, name));
             }
             if (node.isDirectory()) {
                 throw new FsException(FsError.EPERM, "hard link to directory " + ino);
@@ -138,12 +135,12 @@ public final class MemoryMetaStore implements MetaStore {
     public RemovedLink unlink(long parent, String name, long nowNs) throws IOException {
         requireNonNull(name, "name is null");
         try (var ignored = write()) {
-            MemoryNode dir = directory(parent);
-            MemoryNode node = child(dir, name);
+            MemoryNode dir = nodes.directory(parent);
+            MemoryNode node = nodes.child(dir, name);
             if (node.isDirectory()) {
-                throw new FsException(FsError.EISDIR, describe(parent, name));
+                throw new FsException(FsError.EISDIR, InodeTable.describe(parent, name));
             }
-            RemovedLink removed = removeLink(dir, name, node, nowNs);
+            RemovedLink removed = nodes.removeLink(dir, name, node, nowNs);
             dir.touch(nowNs);
             return removed;
         }
@@ -153,10 +150,10 @@ public final class MemoryMetaStore implements MetaStore {
     public Inode rmdir(long parent, String name, long nowNs) throws IOException {
         requireNonNull(name, "name is null");
         try (var ignored = write()) {
-            MemoryNode dir = directory(parent);
-            MemoryNode node = child(dir, name);
+            MemoryNode dir = nodes.directory(parent);
+            MemoryNode node = nodes.child(dir, name);
             checkRemovableDirectory(node, parent, name);
-            Inode removed = removeDirectory(dir, name, node, nowNs);
+            Inode removed = nodes.removeDirectory(dir, name, node, nowNs);
             dir.touch(nowNs);
             return removed;
         }
@@ -168,25 +165,25 @@ public final class MemoryMetaStore implements MetaStore {
         requireNonNull(srcName, "srcName is null");
         requireNonNull(dstName, "dstName is null");
         try (var ignored = write()) {
-            MemoryNode srcDir = directory(srcParent);
-            MemoryNode dstDir = directory(dstParent);
-            MemoryNode moved = child(srcDir, srcName);
+            MemoryNode srcDir = nodes.directory(srcParent);
+            MemoryNode dstDir = nodes.directory(dstParent);
+            MemoryNode moved = nodes.child(srcDir, srcName);
             Dentry target = dstDir.children.get(dstName);
             if (target != null && target.ino() == moved.ino) {
                 // two names of one inode (or the same name): rename(2) does nothing
                 return new Renamed(moved.toInode(), false, Optional.empty());
             }
             if (moved.isDirectory()) {
-                checkNotIntoOwnSubtree(moved.ino, dstParent);
+                nodes.checkNotIntoOwnSubtree(moved.ino, dstParent);
             }
             MemoryNode replacedNode = target == null ? null : nodes.get(target.ino());
             if (replacedNode != null) {
                 if (moved.isDirectory() && !replacedNode.isDirectory()) {
-                    throw new FsException(FsError.ENOTDIR, "cannot replace non-directory " + describe(dstParent,
+                    throw new FsException(FsError.ENOTDIR, "cannot replace non-directory " + InodeTable.describe(dstParent,
                             dstName) + " with a directory");
                 }
                 if (!moved.isDirectory() && replacedNode.isDirectory()) {
-                    throw new FsException(FsError.EISDIR, "cannot replace directory " + describe(dstParent,
+                    throw new FsException(FsError.EISDIR, "cannot replace directory " + InodeTable.describe(dstParent,
                             dstName) + " with a non-directory");
                 }
                 if (replacedNode.isDirectory()) {
@@ -198,8 +195,8 @@ public final class MemoryMetaStore implements MetaStore {
             Optional<RemovedLink> replaced = Optional.empty();
             if (replacedNode != null) {
                 replaced = Optional.of(replacedNode.isDirectory()
-                        ? new RemovedLink(removeDirectory(dstDir, dstName, replacedNode, nowNs), true)
-                        : removeLink(dstDir, dstName, replacedNode, nowNs));
+                        ? new RemovedLink(nodes.removeDirectory(dstDir, dstName, replacedNode, nowNs), true)
+                        : nodes.removeLink(dstDir, dstName, replacedNode, nowNs));
             }
             srcDir.children.remove(srcName);
             moved.links.remove(new Link(srcParent, srcName));
@@ -226,7 +223,7 @@ public final class MemoryMetaStore implements MetaStore {
         requireNonNull(change, "change is null");
         checkSetAttr(change);
         try (var ignored = write()) {
-            MemoryNode node = node(ino);
+            MemoryNode node = nodes.node(ino);
             if (change.mode() != null) {
                 node.mode = change.mode();
             }
@@ -238,7 +235,7 @@ public final class MemoryMetaStore implements MetaStore {
             }
             if (change.size() != null) {
                 if (node.type == InodeType.FILE) {
-                    usedBytes += change.size() - node.size;
+                    nodes.usedBytes += change.size() - node.size;
                 }
                 node.size = change.size();
             }
@@ -259,7 +256,7 @@ public final class MemoryMetaStore implements MetaStore {
     @Override
     public String readlink(long ino) throws IOException {
         try (var ignored = read()) {
-            MemoryNode node = node(ino);
+            MemoryNode node = nodes.node(ino);
             if (node.type != InodeType.SYMLINK) {
                 throw new FsException(FsError.EINVAL, "not a symlink: inode " + ino);
             }
@@ -271,7 +268,7 @@ public final class MemoryMetaStore implements MetaStore {
     public Optional<byte[]> getXattr(long ino, String name) throws IOException {
         requireNonNull(name, "name is null");
         try (var ignored = read()) {
-            return Optional.ofNullable(node(ino).xattrs.get(name)).map(byte[]::clone);
+            return Optional.ofNullable(nodes.node(ino).xattrs.get(name)).map(byte[]::clone);
         }
     }
 
@@ -281,7 +278,7 @@ public final class MemoryMetaStore implements MetaStore {
         requireNonNull(value, "value is null");
         requireNonNull(mode, "mode is null");
         try (var ignored = write()) {
-            MemoryNode node = node(ino);
+            MemoryNode node = nodes.node(ino);
             boolean present = node.xattrs.containsKey(name);
             if (mode == XattrMode.CREATE && present) {
                 throw FsException.exists("xattr " + name + " of inode " + ino);
@@ -296,7 +293,7 @@ public final class MemoryMetaStore implements MetaStore {
     @Override
     public List<String> listXattrs(long ino) throws IOException {
         try (var ignored = read()) {
-            return List.copyOf(node(ino).xattrs.keySet());
+            return List.copyOf(nodes.node(ino).xattrs.keySet());
         }
     }
 
@@ -304,7 +301,7 @@ public final class MemoryMetaStore implements MetaStore {
     public void removeXattr(long ino, String name) throws IOException {
         requireNonNull(name, "name is null");
         try (var ignored = write()) {
-            if (node(ino).xattrs.remove(name) == null) {
+            if (nodes.node(ino).xattrs.remove(name) == null) {
                 throw new FsException(FsError.ENODATA, "xattr " + name + " of inode " + ino);
             }
         }
@@ -314,12 +311,12 @@ public final class MemoryMetaStore implements MetaStore {
     public int mergeListing(long dir, List<ListedEntry> entries) throws IOException {
         requireNonNull(entries, "entries is null");
         try (var ignored = write()) {
-            MemoryNode directory = directory(dir);
+            MemoryNode directory = nodes.directory(dir);
             int added = 0;
             for (ListedEntry entry : entries) {
                 if (!directory.children.containsKey(entry.name())) {
                     // a directory found in the listing has a listing of its own still to merge
-                    addNode(directory, entry.name(), entry.spec(), Inode.NEVER_SYNCED);
+                    nodes.add(directory, entry.name(), entry.spec(), Inode.NEVER_SYNCED);
                     added++;
                 }
             }
@@ -330,14 +327,14 @@ public final class MemoryMetaStore implements MetaStore {
     @Override
     public void markSynced(long dir, long syncedNs) throws IOException {
         try (var ignored = write()) {
-            directory(dir).syncedNs = syncedNs;
+            nodes.directory(dir).syncedNs = syncedNs;
         }
     }
 
     @Override
     public VolumeStats stats() throws IOException {
         try (var ignored = read()) {
-            return new VolumeStats(nodes.size(), usedBytes);
+            return new VolumeStats(nodes.size(), nodes.usedBytes);
         }
     }
 
@@ -386,100 +383,14 @@ public final class MemoryMetaStore implements MetaStore {
         }
     }
 
-    // --- changes shared by several operations; callers hold the write lock and have checked everything
-
-    private MemoryNode addNode(MemoryNode dir, String name, NewInode spec, long syncedNs) {
-        long ino = nextInode++;
-        MemoryNode node = new MemoryNode(Inode.fromSpec(ino, dir.ino, name, spec, syncedNs), spec.symlinkTarget());
-        nodes.put(ino, node);
-        dir.children.put(name, new Dentry(dir.ino, name, ino, spec.type()));
-        node.links.add(new Link(dir.ino, name));
-        if (node.isDirectory()) {
-            dir.nlink++;
-        }
-        if (node.type == InodeType.FILE) {
-            usedBytes += node.size;
-        }
-        return node;
-    }
-
-    private RemovedLink removeLink(MemoryNode dir, String name, MemoryNode node, long nowNs) {
-        dir.children.remove(name);
-        node.links.remove(new Link(dir.ino, name));
-        node.nlink--;
-        node.ctimeNs = nowNs;
-        boolean wasPrimary = node.isPrimaryLink(dir.ino, name);
-        if (node.nlink <= 0 || node.links.isEmpty()) {
-            node.nlink = 0;
-            deleteNode(node);
-        } else if (wasPrimary) {
-            Link next = node.links.first();
-            node.parent = next.parent();
-            node.name = next.name();
-        }
-        return new RemovedLink(node.toInode(), wasPrimary);
-    }
-
-    private Inode removeDirectory(MemoryNode dir, String name, MemoryNode node, long nowNs) {
-        dir.children.remove(name);
-        dir.nlink--;
-        node.nlink = 0;
-        node.ctimeNs = nowNs;
-        deleteNode(node);
-        return node.toInode();
-    }
-
-    private void deleteNode(MemoryNode node) {
-        nodes.remove(node.ino);
-        if (node.type == InodeType.FILE) {
-            usedBytes -= node.size;
-        }
-    }
-
     // --- checks
-
-    private MemoryNode node(long ino) throws FsException {
-        MemoryNode node = nodes.get(ino);
-        if (node == null) {
-            throw FsException.notFound("inode " + ino);
-        }
-        return node;
-    }
-
-    private MemoryNode directory(long ino) throws FsException {
-        MemoryNode node = node(ino);
-        if (!node.isDirectory()) {
-            throw new FsException(FsError.ENOTDIR, "inode " + ino);
-        }
-        return node;
-    }
-
-    private MemoryNode child(MemoryNode dir, String name) throws FsException {
-        Dentry dentry = dir.children.get(name);
-        if (dentry == null) {
-            throw FsException.notFound(describe(dir.ino, name));
-        }
-        return nodes.get(dentry.ino());
-    }
 
     private void checkRemovableDirectory(MemoryNode node, long parent, String name) throws FsException {
         if (!node.isDirectory()) {
-            throw new FsException(FsError.ENOTDIR, describe(parent, name));
+            throw new FsException(FsError.ENOTDIR, InodeTable.describe(parent, name));
         }
         if (!node.children.isEmpty()) {
-            throw new FsException(FsError.ENOTEMPTY, describe(parent, name));
-        }
-    }
-
-    /** EINVAL if {@code dir} is {@code ancestor} or below it: walk up through the parents' primary links. */
-    private void checkNotIntoOwnSubtree(long ancestor, long dir) throws FsException {
-        for (long current = dir; ; current = nodes.get(current).parent) {
-            if (current == ancestor) {
-                throw new FsException(FsError.EINVAL, "cannot move directory " + ancestor + " into its own subtree");
-            }
-            if (current == Inode.ROOT) {
-                return;
-            }
+            throw new FsException(FsError.ENOTEMPTY, InodeTable.describe(parent, name));
         }
     }
 
@@ -496,10 +407,6 @@ public final class MemoryMetaStore implements MetaStore {
         if (limit <= 0) {
             throw new IllegalArgumentException("limit must be positive: " + limit);
         }
-    }
-
-    private static String describe(long parent, String name) {
-        return "'" + name + "' in directory " + parent;
     }
 
     // --- locking: try-with-resources keeps every unlock next to its lock

@@ -54,7 +54,7 @@ final class MemoryFsckTest extends AbstractFsckTest {
 
             @Override
             public void setUsedBytes(long usedBytes) {
-                change(() -> memory.usedBytes = usedBytes);
+                change(() -> memory.nodes.usedBytes = usedBytes);
             }
 
             @Override
