@@ -165,7 +165,7 @@ public final class StrataFileSystem implements AutoCloseable {
         try {
             meta = MetaStores.open(metaUrl);
             bind(meta, uri, MetaStoreUrls.redact(metaUrl));
-            dataCache = openDataCache(meta, options, uri, meters);
+            dataCache = openDataCache(meta, VolumeFormat.withVolumePageSize(meta, options), uri, meters);
             ufs = opening.await();
             if (!ufs.uri().equals(uri)) {
                 ufs.close();
@@ -240,7 +240,7 @@ public final class StrataFileSystem implements AutoCloseable {
     }
 
     /** The volume's id, made once per metastore. */
-    private static String volumeId(MetaStore meta) throws IOException {
+    static String volumeId(MetaStore meta) throws IOException {
         Optional<String> id = meta.getSetting(VOLUME_ID_SETTING);
         if (id.isPresent()) {
             return id.get();
@@ -258,7 +258,7 @@ public final class StrataFileSystem implements AutoCloseable {
                 options.get(MetadataCacheOptions.NEGATIVE_EXPIRE), Ticker.systemTicker());
     }
 
-    private static void bind(MetaStore meta, URI source, String metaUrl) throws IOException {
+    static void bind(MetaStore meta, URI source, String metaUrl) throws IOException {
         Optional<String> bound = meta.getSetting(UFS_URI_SETTING);
         if (bound.isEmpty()) {
             meta.putSetting(UFS_URI_SETTING, source.toString());
