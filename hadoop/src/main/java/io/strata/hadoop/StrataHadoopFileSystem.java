@@ -324,7 +324,8 @@ public class StrataHadoopFileSystem extends FileSystem implements IOStatisticsSo
     public FileStatus getFileStatus(Path f) throws IOException {
         String path = pathOf(f);
         statistics.incrementReadOps(1);
-        return status(call(path, () -> volume.getattr(path)), qualify(path));
+        return status(find(path).orElseThrow(() -> new FileNotFoundException(path + ": no such file or directory")),
+                qualify(path));
     }
 
     @Override
@@ -503,11 +504,12 @@ public class StrataHadoopFileSystem extends FileSystem implements IOStatisticsSo
                 names.user(inode.uid()), names.group(inode.gid()), symlink, path);
     }
 
+    /** The inode at {@code path}, or empty when there is none (nor can be: a file on the way, as HDFS says). */
     private Optional<Inode> find(String path) throws IOException {
         try {
             return Optional.of(volume.getattr(path));
         } catch (FsException e) {
-            if (e.error() == FsError.ENOENT) {
+            if (e.error() == FsError.ENOENT || e.error() == FsError.ENOTDIR) {
                 return Optional.empty();
             }
             throw HadoopErrors.translate(e, path);

@@ -121,10 +121,13 @@ final class StrataInputStream extends FSInputStream
             return 0;
         }
         int n;
+        int limit = buf.limit();
         try {
             n = fs.read(fh, buf, at);
         } catch (IOException e) {
             throw HadoopErrors.translate(e, path);
+        } finally {
+            buf.limit(limit); // the client lowers it to the end of the file; the caller's buffer keeps its own
         }
         ioStatistics.incrementCounter(StreamStatisticNames.STREAM_READ_OPERATIONS);
         if (statistics != null) {

@@ -50,6 +50,7 @@ final class StrataOutputStream extends OutputStream implements Syncable, StreamC
             drain();
         }
         buffer.put((byte) b);
+        ioStatistics.incrementCounter(StreamStatisticNames.STREAM_WRITE_BYTES);
     }
 
     @Override
@@ -63,9 +64,10 @@ final class StrataOutputStream extends OutputStream implements Syncable, StreamC
         } else {
             buffer.put(b, off, len);
         }
+        ioStatistics.incrementCounter(StreamStatisticNames.STREAM_WRITE_BYTES, len);
     }
 
-    /** The buffer goes to the client; nothing is recorded yet. */
+    /** The buffer goes to the client; nothing is recorded yet. stream_write_bytes counts bytes taken, total_data bytes sent. */
     @Override
     public void flush() throws IOException {
         checkOpen();
@@ -120,7 +122,6 @@ final class StrataOutputStream extends OutputStream implements Syncable, StreamC
             throw HadoopErrors.translate(e, path);
         }
         position += n;
-        ioStatistics.incrementCounter(StreamStatisticNames.STREAM_WRITE_BYTES, n);
         ioStatistics.incrementCounter(StreamStatisticNames.STREAM_WRITE_TOTAL_DATA, n);
     }
 
