@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A volume's options from a Hadoop {@link Configuration}, in JuiceFS's convention: every option
@@ -27,6 +28,9 @@ import java.util.Map;
  */
 final class HadoopOptions {
     static final String PREFIX = "fs.strata.";
+    /** Keys under the prefix that are Hadoop's or this adapter's, not mount options. */
+    private static final Set<String> HADOOP_KEYS = Set.of("impl", "impl.disable.cache", "block.size",
+            "vectored.read.min.seek.size", "vectored.read.max.merged.size", "vectored.active.ranged.reads");
 
     private HadoopOptions() {}
 
@@ -46,6 +50,30 @@ final class HadoopOptions {
             }
         }
         return loader.build();
+    }
+
+    /**
+     * The keys under {@code fs.strata.} that name no option, for any volume (a typo such as
+     * {@code fs.strata.s3.endpont}, which would otherwise be ignored without a word).
+     */
+    static List<String> unknownKeys(Configuration conf, OptionRegistry registry) {
+        return conf.getPropsWithPrefix(PREFIX).keySet().stream()
+                .filter(key -> !HADOOP_KEYS.contains(key) && !namesOption(key, registry))
+                .map(key -> PREFIX + key).sorted().toList();
+    }
+
+    /** {@code KEY} or {@code NAME.KEY} for an option's key or alias. */
+    private static boolean namesOption(String key, OptionRegistry registry) {
+        if (registry.find(key).isPresent()) {
+            return true;
+        }
+        for (int dot = key.indexOf('.'); dot >= 0; dot = key.indexOf('.', dot + 1)) {
+            String rest = key.substring(dot + 1);
+            if (registry.find(rest).isPresent() || HADOOP_KEYS.contains(rest)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The metastore URL's key for {@code volume}: the one set, per volume first; for messages. */

@@ -35,6 +35,8 @@ import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.util.Progressable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -63,6 +65,7 @@ import java.util.Optional;
  * metastore's, shown by name where this machine knows one, and, as with S3A, not enforced here.
  */
 public class StrataHadoopFileSystem extends FileSystem implements IOStatisticsSource {
+    private static final Logger log = LoggerFactory.getLogger(StrataHadoopFileSystem.class);
     public static final String SCHEME = "strata";
     /** The block size reported to the planners of input splits (as fs.s3a.block.size is). */
     static final String BLOCK_SIZE_KEY = HadoopOptions.PREFIX + "block.size";
@@ -95,7 +98,11 @@ public class StrataHadoopFileSystem extends FileSystem implements IOStatisticsSo
         }
         setConf(conf);
         this.uri = URI.create(SCHEME + "://" + volumeName);
-        Options options = HadoopOptions.bind(conf, volumeName, OptionRegistry.load(), System.getenv());
+        OptionRegistry registry = OptionRegistry.load();
+        for (String unknown : HadoopOptions.unknownKeys(conf, registry)) {
+            log.warn("{} names no Strata option and is ignored ('strata conf' lists them)", unknown);
+        }
+        Options options = HadoopOptions.bind(conf, volumeName, registry, System.getenv());
         String metaUrl = options.get(VolumeOptions.META);
         if (metaUrl == null) {
             throw new IOException("no metastore for " + uri + ": set " + HadoopOptions.PREFIX + "meta (any volume) or "
@@ -129,6 +136,13 @@ public class StrataHadoopFileSystem extends FileSystem implements IOStatisticsSo
     }
 
     @Override
+    public long getDefaultBlockSize(Path f) {
+        return blockSize;
+    }
+
+    /** The same for callers of the old form, which would otherwise get fs.local.block.size. */
+    @Override
+    @SuppressWarnings("deprecation")
     public long getDefaultBlockSize() {
         return blockSize;
     }

@@ -134,7 +134,8 @@ final class StrataOutputStream extends OutputStream implements Syncable, StreamC
     @Override
     public boolean hasCapability(String capability) {
         return switch (capability.toLowerCase(Locale.ROOT)) {
-            case StreamCapabilities.HFLUSH, StreamCapabilities.HSYNC, StreamCapabilities.IOSTATISTICS -> true;
+            // "hflush": StreamCapabilities.HFLUSH, deprecated there but still what callers ask
+            case "hflush", StreamCapabilities.HSYNC, StreamCapabilities.IOSTATISTICS -> true;
             default -> false;
         };
     }

@@ -71,4 +71,16 @@ class HadoopOptionsTest {
         assertThatThrownBy(() -> HadoopOptions.bind(conf, "v", REGISTRY, Map.of()))
                 .isInstanceOf(OptionException.class).hasMessageContaining("fs.strata.v.s3.endpoint");
     }
+
+    @Test
+    void keysThatNameNoOptionAreReported() {
+        Configuration conf = new Configuration(false);
+        conf.set("fs.strata.s3.endpont", "http://127.0.0.1:9000");
+        conf.set("fs.strata.logs.s3.endpoint", "http://127.0.0.1:9000");
+        conf.set("fs.strata.meta", "sqlite:///tmp/meta.db");
+        conf.set("fs.strata.impl", StrataHadoopFileSystem.class.getName());
+        conf.set("fs.strata.logs.block.size", "64M");
+
+        assertThat(HadoopOptions.unknownKeys(conf, REGISTRY)).containsExactly("fs.strata.s3.endpont");
+    }
 }
