@@ -22,7 +22,8 @@ import static java.util.Objects.requireNonNull;
         description = "Strata: a caching FUSE client for object storage.",
         subcommands = {MountCommand.class, UmountCommand.class, WarmupCommand.class, InfoCommand.class,
                 BenchCommand.class, DumpCommand.class, LoadCommand.class, FsckCommand.class, ConfCommand.class,
-                StatsCommand.class, ProfileCommand.class, ObjbenchCommand.class, HelpCommand.class})
+                StatsCommand.class, ProfileCommand.class, ObjbenchCommand.class, FormatCommand.class,
+                HelpCommand.class})
 public final class StrataCommand implements Callable<Integer> {
     /** The repository root, set by {@code bin/strata}; its {@code conf/strata.properties} is the default config. */
     static final String HOME_ENV = "STRATA_HOME";

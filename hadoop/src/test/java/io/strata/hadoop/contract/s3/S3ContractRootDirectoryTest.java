@@ -1,0 +1,14 @@
+package io.strata.hadoop.contract.s3;
+
+import io.strata.hadoop.contract.StrataContract;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractContractRootDirectoryTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+
+/** Hadoop's RootDirectory contract on strata:// over S3 (S3Proxy). */
+class S3ContractRootDirectoryTest extends AbstractContractRootDirectoryTest {
+    @Override
+    protected AbstractFSContract createContract(Configuration conf) {
+        return StrataContract.s3(conf);
+    }
+}

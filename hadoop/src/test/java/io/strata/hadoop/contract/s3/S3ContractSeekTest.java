@@ -1,0 +1,14 @@
+package io.strata.hadoop.contract.s3;
+
+import io.strata.hadoop.contract.StrataContract;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractContractSeekTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+
+/** Hadoop's Seek contract on strata:// over S3 (S3Proxy). */
+class S3ContractSeekTest extends AbstractContractSeekTest {
+    @Override
+    protected AbstractFSContract createContract(Configuration conf) {
+        return StrataContract.s3(conf);
+    }
+}
