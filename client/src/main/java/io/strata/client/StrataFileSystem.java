@@ -464,12 +464,34 @@ public final class StrataFileSystem implements AutoCloseable {
         Inode created = meta.create(target.parentIno(), target.name(),
                 NewInode.directory(mode & 07777, caller.uid(), caller.gid(), Clocks.nowNs()));
         try {
-            ufs.mkdir(target.ufsPath());
+            mkdirInStorage(target.ufsPath(), false);
         } catch (IOException | RuntimeException e) {
             undo(() -> meta.rmdir(target.parentIno(), target.name(), Clocks.nowNs()), e);
             throw e;
         }
         return created;
+    }
+
+    /**
+     * Makes a directory in the under storage. Its parent is in the namespace (the metastore just
+     * took the child under it), so a parent missing from the storage is one that another client
+     * made a moment ago and is still bringing the storage along for (two Spark tasks making their
+     * attempt directories under one new {@code _temporary}): it is made here too, then the child.
+     */
+    private void mkdirInStorage(String ufsPath, boolean mayExist) throws IOException {
+        try {
+            ufs.mkdir(ufsPath);
+        } catch (FsException e) {
+            int slash = ufsPath.lastIndexOf('/');
+            if (e.error() == FsError.EEXIST && mayExist) {
+                return; // the other client got there first
+            }
+            if (e.error() != FsError.ENOENT || slash < 0) {
+                throw e;
+            }
+            mkdirInStorage(ufsPath.substring(0, slash), true);
+            ufs.mkdir(ufsPath);
+        }
     }
 
     public void rmdir(String path) throws IOException {

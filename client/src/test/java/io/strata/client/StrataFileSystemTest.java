@@ -73,6 +73,16 @@ class StrataFileSystemTest {
     }
 
     @Test
+    void mkdirUnderADirectoryNotYetInTheStorageMakesItThereToo() throws IOException {
+        fs.mkdir("/made", 0755, USER);
+        Files.delete(source.resolve("made")); // as if another client had not yet brought the storage along
+
+        fs.mkdir("/made/child", 0755, USER);
+
+        assertThat(source.resolve("made/child")).isDirectory();
+    }
+
+    @Test
     void renameOverExistingFileReplacesItInTheSource() throws IOException {
         write("/a", "new");
         write("/b", "old");

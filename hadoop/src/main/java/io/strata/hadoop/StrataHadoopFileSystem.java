@@ -159,7 +159,7 @@ public class StrataHadoopFileSystem extends FileSystem implements IOStatisticsSo
             }
             throw HadoopErrors.translate(e, path);
         }
-        long length = volume.fstat(fh).size();
+        long length = sizeOrRelease(fh, path);
         return new FSDataInputStream(new StrataInputStream(volume, fh, length, path, statistics, pool.vectoredReads()));
     }
 
@@ -216,7 +216,7 @@ public class StrataHadoopFileSystem extends FileSystem implements IOStatisticsSo
             throw new FileAlreadyExistsException(path + " is a directory");
         }
         long fh = call(path, () -> volume.open(path, O_WRONLY));
-        long size = volume.fstat(fh).size();
+        long size = sizeOrRelease(fh, path);
         return new FSDataOutputStream(new StrataOutputStream(volume, fh, size, path), statistics, size);
     }
 
@@ -347,8 +347,10 @@ public class StrataHadoopFileSystem extends FileSystem implements IOStatisticsSo
         if (!inode.isDirectory()) {
             return new Listing.Single(status(inode, qualify(path)));
         }
-        return new Listing(volume, inode.ino(), dentry -> status(volume.stat(dentry.ino()),
-                qualify(path.equals("/") ? "/" + dentry.name() : path + "/" + dentry.name())));
+        return new Listing(volume, inode.ino(), dentry -> {
+            String child = path.equals("/") ? "/" + dentry.name() : path + "/" + dentry.name();
+            return status(call(child, () -> volume.stat(dentry.ino())), qualify(child));
+        });
     }
 
     @Override
@@ -505,6 +507,23 @@ public class StrataHadoopFileSystem extends FileSystem implements IOStatisticsSo
     }
 
     /** The inode at {@code path}, or empty when there is none (nor can be: a file on the way, as HDFS says). */
+    /** The size of an open handle's file; a failure lets go of the handle. */
+    private long sizeOrRelease(long fh, String path) throws IOException {
+        try {
+            return volume.fstat(fh).size();
+        } catch (IOException | RuntimeException e) {
+            try {
+                volume.release(fh);
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            if (e instanceof IOException io) {
+                throw HadoopErrors.translate(io, path);
+            }
+            throw (RuntimeException) e;
+        }
+    }
+
     private Optional<Inode> find(String path) throws IOException {
         try {
             return Optional.of(volume.getattr(path));

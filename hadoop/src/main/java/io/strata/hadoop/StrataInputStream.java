@@ -62,8 +62,11 @@ final class StrataInputStream extends FSInputStream
         if (target < 0) {
             throw new EOFException(FSExceptionMessages.NEGATIVE_SEEK + " " + target + ": " + path);
         }
-        if (target > length && target > (length = fs.fstat(fh).size())) {
-            throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + target + ": " + path);
+        if (target > length) {
+            length = fs.fstat(fh).size(); // it may have grown since the open (an appender's hflush)
+            if (target > length) {
+                throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF + " " + target + ": " + path);
+            }
         }
         ioStatistics.incrementCounter(StreamStatisticNames.STREAM_READ_SEEK_OPERATIONS);
         position = target;
