@@ -174,7 +174,7 @@ echo "| step | S3A (s) | strata:// (s) | S3A / strata | target |"
 echo "|---|---|---|---|---|"
 echo "| read 1 (strata: empty page cache) | ${t[s3a_r1]} | ${t[strata_r1]} | $(ratio "${t[s3a_r1]}" "${t[strata_r1]}") | >= 0.9x |"
 echo "| read 2 (strata: page cache from read 1) | ${t[s3a_r2]} | ${t[strata_r2]} | $(ratio "${t[s3a_r2]}" "${t[strata_r2]}") | >= 2x |"
-echo "| read from local disk (file://: Spark's own time, the floor) | ${t[local]} | | | |"
+echo "| the same files on local disk (file://: Spark's own time, the floor of both) | ${t[local]} | ${t[local]} | | |"
 echo "| list $list_files files (strata: metastore empty) | ${t[s3a_l1]} | ${t[strata_l1]} | $(ratio "${t[s3a_l1]}" "${t[strata_l1]}") | |"
 echo "| list $list_files files again | ${t[s3a_l2]} | ${t[strata_l2]} | $(ratio "${t[s3a_l2]}" "${t[strata_l2]}") | >= 2x |"
 echo
