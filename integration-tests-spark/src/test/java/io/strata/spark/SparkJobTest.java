@@ -97,7 +97,9 @@ class SparkJobTest {
                 SparkSession.clearActiveSession();
                 SparkSession.clearDefaultSession();
             }
-            FileSystem.closeAll(); // the strata:// clients: metastore sessions closed, fills finished
+            // The strata:// clients, closed here rather than by Hadoop's shutdown hook: closed at JVM exit,
+            // a volume over S3 waited ~20 s in its session's last PUT (docs/PERFORMANCE.md, issue 12).
+            FileSystem.closeAll();
         } finally {
             if (s3 != null) {
                 s3.close();
