@@ -17,7 +17,7 @@
 # processes, MariaDB) during the step: a step's cost is the client's CPU plus that.
 #
 # Usage: bench/dump-load.sh [N] [ENGINE...]   (default: 1000000 inodes; redis postgres mariadb sqlite)
-#   STRATA_JAVA_OPTS   JVM options for every step (default: -Xmx256m -XX:+UseSerialGC, as bin/strata
+#   STRATA_JAVA_OPTS   JVM options for every step (default: -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1, as bin/strata
 #                      gives dump and load)
 #   STRATA_BENCH_DIR   where the servers, databases and dumps go (default: a new dir in /var/tmp)
 #   STRATA_BENCH_FORMATS  the formats to run, in order (default: json binary)
@@ -29,7 +29,7 @@ n=${1:-1000000}
 shift || true
 engines=("$@")
 [ ${#engines[@]} -gt 0 ] || engines=(redis postgres mariadb sqlite)
-java_opts=${STRATA_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC}
+java_opts=${STRATA_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1}
 read -r -a formats <<<"${STRATA_BENCH_FORMATS:-json binary}"
 read -r -a juicefs_formats <<<"${STRATA_BENCH_JUICEFS_FORMATS-binary json}"
 juicefs=${JUICEFS:-$(command -v juicefs || echo /tmp/peers/bin/juicefs)}
