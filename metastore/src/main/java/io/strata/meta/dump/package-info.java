@@ -47,17 +47,17 @@
  * 1M inodes on Redis            dump: JVM  server  RSS      load: JVM  server  RSS
  * Strata before (C2, see JVM)        11.2 s  10.5 s  162 MB       15.1 s  14.9 s  194 MB
  * Strata now                         10.1 s  10.4 s  134 MB       11.0 s  11.9 s  143 MB
- * JuiceFS 1.3 --binary                4.5 s   7.7 s  160 MB        4.7 s   4.5 s  328 MB
+ * JuiceFS 1.3 --binary                4.9 s   7.1 s  139 MB        5.3 s   5.1 s  298 MB
  * </pre>
  *
- * <p>(Strata now: {@code bench/dump-load.sh 1000000 redis}, wall 449 s dump and 253 s load at a
- * load average of 11-15; before, the same script on main: 234 s and 191 s at 10-16; JuiceFS by
- * hand on the same Redis in the same hour: 50 s and 25 s at 9-10. The round trip stayed
- * byte-identical.)
+ * <p>(Strata now and JuiceFS: one run of {@code bench/dump-load.sh 1000000 redis postgres}, wall
+ * 449 s dump and 253 s load for Strata, 130 s and 35 s for JuiceFS, at a load average of 11-15;
+ * Strata's round trip stayed byte-identical. Before: the same script on main, 234 s and 191 s at
+ * 10-16; JuiceFS by hand on another Redis an hour earlier used 4.5 + 7.7 s and 4.7 + 4.5 s of CPU.)
  *
  * <p>So on Redis Strata's dump and load are still slower than JuiceFS's binary ones, and the
  * reason is the key schema, not the client: Redis itself spends more CPU on Strata's load (11.9 s)
- * than JuiceFS spends on its whole load, client included (9.2 s), and Redis is one thread, so no
+ * than JuiceFS spends on its whole load, client included (10.4 s), and Redis is one thread, so no
  * batching, pipelining or parallelism on the client can take a load below that. Measured with
  * {@code redis-cli --pipe} on the same server (CPU of the server per million):
  *
@@ -94,9 +94,18 @@
  * column 10 %, Jackson 5 %, {@code pwrite} 4 %; a dump is SQLite 12 %, the JNI objects of the
  * result sets, Smile 7 %.
  *
- * <p>PostgreSQL was not measured again with these changes (the machine was too busy to finish the
- * run in time); before them, a binary dump took 20.2 s and its load 33.9 s wall at a load average
- * of 8-9.5. JuiceFS's PostgreSQL engine goes through the same SQL layer as its SQLite one.
+ * <p>PostgreSQL, in the same run as Redis above (JVM CPU + the server's, which is the postmaster
+ * and its backends):
+ *
+ * <pre>
+ * 1M inodes on PostgreSQL   dump: wall   JVM     server  RSS       load: wall  JVM     server  RSS
+ * Strata now, binary              28.9 s   8.2 s  8.6 s   135 MB        45.6 s  6.8 s  12.7 s   144 MB
+ * JuiceFS 1.3 --binary           127.0 s  33.6 s  3.1 s   900 MB        70.1 s 33.0 s  29.7 s  1467 MB
+ * </pre>
+ *
+ * <p>Before these changes a binary dump of PostgreSQL took 20.2 s and its load 33.9 s wall at a
+ * load average of 8-9.5. The same run's SQLite rows, once the machine had quietened (load average
+ * 5): Strata's binary dump 10.6 s wall, 9.0 s CPU, 135 MB; its load 12.6 s, 10.3 s, 139 MB.
  *
  * <h3>The JVM</h3>
  *
