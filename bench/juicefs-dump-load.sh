@@ -29,37 +29,8 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 
-# the volume as a JuiceFS dump (its format: pkg/meta/dump.go), streamed out
-python3 - "$work/tree.json" "$work/bucket/" <<'PY'
-import sys
-T = 1700000000
-out = open(sys.argv[1], 'w', buffering=1 << 20)
-def attr(ino, typ, mode, nlink, length):
-    return ('{"inode":%d,"type":"%s","mode":%d,"uid":0,"gid":0,"atime":%d,"mtime":%d,"ctime":%d,"nlink":%d,'
-            '"length":%d}' % (ino, typ, mode, T, T, T, nlink, length))
-files = 100 * 100 * 99
-out.write('{\n"Setting": {"Name":"jfsbench","UUID":"5ecc44db-0f8d-4205-bd69-29bdf552b7fe","Storage":"file",'
-          '"Bucket":"%s","BlockSize":4096,"Compression":"none","TrashDays":0,"MetaVersion":1,'
-          '"MinClientVersion":"1.1.0-A","DirStats":true,"EnableACL":false},\n' % sys.argv[2])
-out.write('"Counters": {"usedSpace":%d,"usedInodes":%d,"nextInodes":%d,"nextChunk":%d,"nextSession":0,'
-          '"nextTrash":0},\n"Sustained": [],\n"DelFiles": [],\n' % (files * 4096, 1000100, 1000102, files + 1))
-out.write('"FSTree": {"attr":%s,"entries":{\n' % attr(1, "directory", 511, 102, 0))
-ino, chunk = 2, 1
-for a in range(100):
-    out.write('%s"a%02d":{"attr":%s,"entries":{\n' % ("," if a else "", a, attr(ino, "directory", 493, 102, 0)))
-    ino += 1
-    for b in range(100):
-        out.write('%s"b%02d":{"attr":%s,"entries":{\n' % ("," if b else "", b, attr(ino, "directory", 493, 2, 0)))
-        ino += 1
-        entries = []
-        for f in range(99):
-            entries.append('"f%02d":{"attr":%s,"chunks":[{"index":0,"slices":[{"id":%d,"size":4096,"len":4096}]}]}'
-                           % (f, attr(ino, "regular", 420, 1, 4096), chunk))
-            ino, chunk = ino + 1, chunk + 1
-        out.write(',\n'.join(entries) + '\n}}\n')
-    out.write('}}\n')
-out.write('}}\n}\n')
-PY
+# the volume as a JuiceFS dump, streamed out
+python3 "$(dirname "$0")/lib/juicefs-tree.py" "$work/tree.json" "$work/bucket/"
 
 wall() { awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2, t, ":"); s=0; for (i=1; i<=n; i++) s=s*60+t[i]; printf "%.1f", s}' "$1"; }
 rss_mb() { awk -F': ' '/Maximum resident set size/ {printf "%d", $2/1024}' "$1"; }

@@ -33,64 +33,100 @@
  *
  * <h2>Where the time goes</h2>
  *
- * <p>Measured with {@code bench/dump-load.sh 1000000 sqlite redis postgres} (1,000,000 inodes,
- * 1,010,019 entries; {@code -Xmx256m -XX:+UseSerialGC}) on 2 cores shared with other work: the load
- * average was 8 to 9.5 throughout, so every process had about a quarter of the machine and wall
- * times are noisy by tens of percent (Redis's binary load, slower than its JSON load here, used
- * less CPU). One run:
+ * <p>Measured with {@code bench/dump-load.sh}, which runs JuiceFS's dump and load in the same run
+ * as Strata's, on every engine (a JuiceFS volume of the same shape: 100 x 100 directories of 99
+ * files, 1,000,101 inodes), and gives for each step the JVM's CPU ({@code /usr/bin/time}) and the
+ * engine server's (Redis's process; PostgreSQL's postmaster and its children). The machine has 2
+ * cores shared with other work; on 2026-11-26 the load average stayed at 9 to 15 for hours, so a
+ * niced step got a fraction of a core and wall times are several times what they are on an idle
+ * machine, and noisy: the CPU seconds are what compares. 1,000,000 inodes, binary dumps.
+ *
+ * <h3>Redis</h3>
  *
  * <pre>
- * engine   format  dump wall  dump RSS  load wall  load RSS  size    dump -> load -> dump
- * sqlite   json    14.3 s     164 MB    28.4 s     161 MB    218 MB  identical
- * sqlite   binary  13.5 s     164 MB    22.9 s     157 MB     79 MB  identical
- * redis    json    24.7 s     169 MB    29.7 s     176 MB    218 MB  identical
- * redis    binary  24.5 s     158 MB    37.4 s     187 MB     79 MB  identical
- * postgres json    30.0 s     167 MB    42.6 s     176 MB    218 MB  identical
- * postgres binary  20.2 s     169 MB    33.9 s     175 MB     79 MB  identical
+ * 1M inodes on Redis            dump: JVM  server  RSS      load: JVM  server  RSS
+ * Strata before (C2, see JVM)        11.2 s  10.5 s  162 MB       15.1 s  14.9 s  194 MB
+ * Strata now                         10.1 s  10.4 s  134 MB       11.0 s  11.9 s  143 MB
+ * JuiceFS 1.3 --binary                4.9 s   7.1 s  139 MB        5.3 s   5.1 s  298 MB
  * </pre>
  *
- * <p>Against JuiceFS 1.3.2 ({@code bench/juicefs-dump-load.sh}: a JuiceFS dump of 100 x 100
- * directories of 99 files, one 4 KiB slice each, 1,000,101 inodes, loaded into Redis, then dumped
- * and loaded in both its formats), run right after {@code bench/dump-load.sh 1000000 redis}
- * when the load average had fallen to 3.5 (6.3 by the end of Strata's run, 4.0 by the end of
- * JuiceFS's):
+ * <p>(Strata now and JuiceFS: one run of {@code bench/dump-load.sh 1000000 redis postgres}, wall
+ * 449 s dump and 253 s load for Strata, 130 s and 35 s for JuiceFS, at a load average of 11-15;
+ * Strata's round trip stayed byte-identical. Before: the same script on main, 234 s and 191 s at
+ * 10-16; JuiceFS by hand on another Redis an hour earlier used 4.5 + 7.7 s and 4.7 + 4.5 s of CPU.)
+ *
+ * <p>So on Redis Strata's dump and load are still slower than JuiceFS's binary ones, and the
+ * reason is the key schema, not the client: Redis itself spends more CPU on Strata's load (11.9 s)
+ * than JuiceFS spends on its whole load, client included (10.4 s), and Redis is one thread, so no
+ * batching, pipelining or parallelism on the client can take a load below that. Measured with
+ * {@code redis-cli --pipe} on the same server (CPU of the server per million):
  *
  * <pre>
- * 1M inodes on Redis   dump wall  dump RSS  load wall  load RSS  size
- * Strata JSON          22.6 s     162 MB    24.3 s     190 MB    218 MB
- * Strata binary        18.5 s     164 MB    25.0 s     191 MB     79 MB
- * JuiceFS JSON         23.0 s     104 MB    30.3 s     342 MB    280 MB
- * JuiceFS --binary      8.6 s     147 MB    13.2 s     331 MB    122 MB
+ * HSET i&lt;ino&gt; with Strata's 13 fields (type, mode, ..., synced)     6.6 s
+ * SET i&lt;ino&gt; to one 70-byte value (JuiceFS's packed attributes)        1.6 s
+ * ZADD of a directory's names, 100 per directory, ascending          2.6-2.8 s
+ * the same, descending                                               1.1 s
+ * HSET d&lt;dir&gt; of a directory's entries, 100 per directory          0.8-1 s
  * </pre>
  *
- * <p>The binary format makes Strata's dump a fifth faster on Redis and its file smaller than
- * JuiceFS's binary one, but JuiceFS's binary dump and load stay about 2x faster: what is left is
- * in the engine round trips and the JVM (below), not in the encoding, which is item 1 of issue 16.
+ * <p>A perf profile of redis-server during a load agrees: listpack lookups and inserts
+ * ({@code lpFind}, {@code memcmp}, {@code lpInsert}: every field of a small hash is looked for
+ * before it is appended, and every append reallocates, {@code malloc_usable_size} 7-9 %), the
+ * keyspace's dictionary (about 9 %), and parsing 30 arguments per inode. What was done: names go to
+ * ZADD in descending order (RedisLoadTarget#descending: a member of a small sorted set is inserted
+ * after a walk from its start to the first greater member, so ascending names were quadratic per
+ * directory), which with C1 below took the server's part of a load from 14.9 s to 11.9 s. A
+ * dump's server CPU ({@code INFO commandstats}) is one HGETALL of the inode and one of its xattrs
+ * per entry in a MULTI (1.7 µs each) and one script per page (ZRANGEBYLEX and HMGET of the
+ * entries), and the replies: 26 strings per inode. What would close the gap is the same change
+ * JuiceFS made, an inode as one packed binary string ({@code SET}/{@code GET}); that is a new
+ * format version of the Redis engine, every script that reads or writes an inode, and is not
+ * done here.
  *
- * <p>CPU profiles (async-profiler, cpu, 1 ms; SQLite, same tree, same load average) say where a
- * step's CPU goes; CPU time is steadier than wall time on a shared machine:
+ * <h3>SQLite and PostgreSQL</h3>
+ *
+ * <p>JuiceFS's SQL engines are far slower than its Redis one, and than Strata's: JuiceFS's
+ * {@code --binary} dump of SQLite took 44.7 s of CPU (3:09 wall) and 1,000 MB of RSS, its load
+ * into SQLite more than 5:30 wall at 1 GB of RSS (stopped there), against Strata's 10.9 s and
+ * 12.4 s of CPU at 152-155 MB (95 s and 43 s wall, in the same run; before C1, and a 1M dump of
+ * SQLite uses 11.1 s with C2 and 11.2 s with C1). A CPU profile of Strata on SQLite: a third of a load is SQLite's own B-tree work (each inode
+ * is two B-trees, the rowid table and the primary key on ino; each entry three), JNI binding per
+ * column 10 %, Jackson 5 %, {@code pwrite} 4 %; a dump is SQLite 12 %, the JNI objects of the
+ * result sets, Smile 7 %.
+ *
+ * <p>PostgreSQL, in the same run as Redis above (JVM CPU + the server's, which is the postmaster
+ * and its backends):
  *
  * <pre>
- *                          dump JSON  dump binary  load JSON  load binary
- * CPU samples (ms)         12,365     11,839       17,123     15,028
- * SQLite (JDBC + native)   52 %       55 %         63 %       69 %
- * JIT compiler threads     22 %       21 %         19 %       16 %
- * Jackson (JSON / Smile)    8.0 %      6.5 %        8.7 %      4.1 %
- * Strata's own code        13 %       12 %          8 %        9 %
- * JVM start, CLI, logging   3 %        3 %          2 %        2 %
- * GC (serial, VM thread)   &lt;1 %      &lt;1 %        &lt;1 %      &lt;1 %
+ * 1M inodes on PostgreSQL   dump: wall   JVM     server  RSS       load: wall  JVM     server  RSS
+ * Strata now, binary              28.9 s   8.2 s  8.6 s   135 MB        45.6 s  6.8 s  12.7 s   144 MB
+ * JuiceFS 1.3 --binary           127.0 s  33.6 s  3.1 s   900 MB        70.1 s 33.0 s  29.7 s  1467 MB
  * </pre>
  *
- * <p>So the encoding is not where the time goes: Jackson's JSON is 8-9 % of the CPU, Smile
- * halves that on a load (no number or name parsing: member names are back-references, numbers
- * are binary) and saves a fifth of it on a dump, where Smile's shared-value lookups
- * ({@code _findSeenStringValue}, 1.8 %) eat part of what not quoting and not printing digits
- * saves. The binary format's gains are its size (36 % of the JSON: 79 MB against 218 MB, and
- * less to gzip) and 2 s of CPU per million entries on a load; its checksum costs nothing
- * measurable (CRC32C is an intrinsic). What remains is the engine (SQLite's B-tree inserts and
- * statement steps, one writer), and the JIT compiling all of that in a short-lived JVM (2-3 s of
- * CPU, which competes with the work on 2 cores: a CDS archive or {@code -XX:TieredStopAtLevel=1}
- * are the next things to try). Heap stays far below {@code -Xmx256m}: peak RSS (157-187 MB) is
- * mostly the JVM itself, metaspace, code cache and the JDBC / Jedis buffers.
+ * <p>Before these changes a binary dump of PostgreSQL took 20.2 s and its load 33.9 s wall at a
+ * load average of 8-9.5. The same run's SQLite rows, once the machine had quietened (load average
+ * 5 to 2.5): Strata's binary dump 10.6 s wall, 9.0 s CPU, 135 MB, its load 12.6 s, 10.3 s, 139 MB;
+ * JuiceFS's --binary dump 25.4 s, 48.3 s, 1,003 MB, its load 46.7 s, 55.1 s, 1,111 MB.
+ *
+ * <h3>The JVM</h3>
+ *
+ * <p>With a JVM started per step, C2's compiling was the largest single cost of a small load (at
+ * 200,000 inodes, 60 % of a Redis load's CPU samples), and at a million still about a fifth of the
+ * CPU, taken from the 2 cores the engine server needs. {@code bin/strata} runs dump and load with
+ * {@code -XX:TieredStopAtLevel=1} (C1 only): 1M on Redis, the JVM's CPU for a load 15.1 -> 11.0 s
+ * and for a dump 11.2 -> 10.1 s, a SQLite dump unchanged (11.1 / 11.2 s: there most of the work is
+ * SQLite's native code), and 20-45 MB less RSS everywhere (C2's code cache and arenas). A mount
+ * keeps C2 (docs/PERFORMANCE.md: its steady state lost 35-45 % with C1). A class-data sharing
+ * archive for dump and load (as a mount has) would save the few hundred ms of class loading left
+ * ({@code SymbolTable}, {@code ClassFileParser}, inflating the jar: 3 % of a dump) and is not done.
+ *
+ * <p>Memory: heap use stays far below {@code -Xmx256m}; peak RSS (137-155 MB) is mostly the JVM
+ * itself, metaspace, code cache and the JDBC / Jedis buffers. JuiceFS's binary load took 328 MB
+ * on Redis and about 1 GB on SQLite.
+ *
+ * <p>Earlier (issue 16, before the above, SQLite, async-profiler cpu at 1 ms, C2): Jackson was
+ * 8-9 % of the CPU of a JSON dump or load and Smile halves that on a load; the binary format's
+ * gains are its size (79 MB against 218 MB for JSON) and about 2 s of CPU per million entries on a
+ * load; its CRC32C costs nothing measurable.
  */
 package io.strata.meta.dump;

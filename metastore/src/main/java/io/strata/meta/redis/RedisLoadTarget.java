@@ -158,7 +158,7 @@ final class RedisLoadTarget implements LoadTarget {
                     pipeline.sendCommand(Command.HSET, hset);
                 }
                 entries.values().forEach(hset -> pipeline.sendCommand(Command.HSET, hset.toArray(new byte[0][])));
-                names.values().forEach(zadd -> pipeline.sendCommand(Command.ZADD, zadd.toArray(new byte[0][])));
+                names.values().forEach(zadd -> pipeline.sendCommand(Command.ZADD, descending(zadd)));
                 for (byte[][] zadd : links) {
                     pipeline.sendCommand(Command.ZADD, zadd);
                 }
@@ -166,6 +166,24 @@ final class RedisLoadTarget implements LoadTarget {
             }
             return null;
         });
+    }
+
+    /**
+     * A ZADD's arguments with its members in the reverse of the order they came in: a dump lists
+     * a directory's names in ascending order, and Redis inserts each member of a small sorted set
+     * (a listpack) by walking it from the start to the first greater one, parsing every score on
+     * the way. Added in descending order, each member goes in front of the first one it meets:
+     * a million names in directories of 100 cost the server 2.6-2.8 s of CPU ascending, 1.1 s descending.
+     */
+    private static byte[][] descending(List<byte[]> zadd) {
+        byte[][] arguments = new byte[zadd.size()][];
+        arguments[0] = zadd.get(0);
+        int to = 1;
+        for (int from = zadd.size() - 2; from >= 1; from -= 2) {
+            arguments[to++] = zadd.get(from); // the score
+            arguments[to++] = zadd.get(from + 1); // the member
+        }
+        return arguments;
     }
 
     private static List<byte[]> keyed(String key) {
