@@ -71,6 +71,7 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         }, "strata-s3-crt-start");
         builder.setDaemon(true);
         builder.start();
+        JvmShutdown.watch();
         this.firstByteTimeoutNanos = firstByteTimeout.toNanos();
         this.watchdogs = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "strata-s3-first-byte");
@@ -195,7 +196,35 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
 
     /** The CRT client if it is built; null while it is being built or when it could not be. */
     private CrtObjectClient readyCrtClient() {
+        if (JvmShutdown.started()) {
+            return null;
+        }
         return reads.isDone() && !reads.isCompletedExceptionally() ? reads.join() : null;
+    }
+
+    /**
+     * Whether the JVM is shutting down. The CRT's own shutdown hook then stops its native threads
+     * from calling back into Java, so a request it is sent never completes: a client closed from a
+     * shutdown hook (Hadoop's FileSystem cache, Spark's exit, a mount's SIGTERM) would wait out the
+     * first-byte timeout for each one, 20 s for the session's last marker PUT. Netty answers then.
+     */
+    private static final class JvmShutdown {
+        private static volatile boolean started;
+
+        static {
+            try {
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> started = true, "strata-s3-crt-shutdown"));
+            } catch (IllegalStateException alreadyShuttingDown) {
+                started = true;
+            }
+        }
+
+        /** Registers the hook, once: called as a client is made, long before any shutdown. */
+        static void watch() {}
+
+        static boolean started() {
+            return started;
+        }
     }
 
     private static <T> void settle(CompletableFuture<T> result, T value, Throwable error) {
