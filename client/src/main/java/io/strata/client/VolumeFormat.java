@@ -44,10 +44,15 @@ public final class VolumeFormat {
             boolean created = meta.getSetting(StrataFileSystem.UFS_URI_SETTING).isEmpty();
             StrataFileSystem.bind(meta, uri, MetaStoreUrls.redact(metaUrl));
             String volumeId = StrataFileSystem.volumeId(meta);
-            if (meta.getSetting(PAGE_SIZE_SETTING).isEmpty()) {
-                meta.putSetting(PAGE_SIZE_SETTING, Long.toString(options.get(CacheOptions.PAGE_SIZE).bytes()));
+            Optional<Integer> kept = pageSize(meta);
+            int pageSize;
+            if (kept.isPresent()) {
+                pageSize = kept.get();
+            } else {
+                pageSize = Math.toIntExact(options.get(CacheOptions.PAGE_SIZE).bytes());
+                meta.putSetting(PAGE_SIZE_SETTING, Integer.toString(pageSize));
             }
-            return new Formatted(uri, volumeId, pageSize(meta).orElseThrow(), created);
+            return new Formatted(uri, volumeId, pageSize, created);
         }
     }
 

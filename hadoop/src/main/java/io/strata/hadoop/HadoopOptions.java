@@ -39,14 +39,12 @@ final class HadoopOptions {
             throws IOException {
         OptionsLoader loader = new OptionsLoader(registry);
         loader.environment(environment);
-        for (Option<?> option : registry.all()) {
-            for (String name : names(option)) {
-                setFrom(conf, PREFIX + name, name, option, loader);
-            }
-        }
-        for (Option<?> option : registry.all()) {
-            for (String name : names(option)) {
-                setFrom(conf, PREFIX + volume + "." + name, name, option, loader);
+        // any volume's keys first, so that this volume's, set after them, win
+        for (String prefix : List.of(PREFIX, PREFIX + volume + ".")) {
+            for (Option<?> option : registry.all()) {
+                for (String name : names(option)) {
+                    setFrom(conf, prefix + name, name, option, loader);
+                }
             }
         }
         return loader.build();
