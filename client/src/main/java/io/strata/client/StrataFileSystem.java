@@ -464,7 +464,7 @@ public final class StrataFileSystem implements AutoCloseable {
         Inode created = meta.create(target.parentIno(), target.name(),
                 NewInode.directory(mode & 07777, caller.uid(), caller.gid(), Clocks.nowNs()));
         try {
-            mkdirInStorage(target.ufsPath(), false);
+            mkdirInStorage(target.ufsPath());
         } catch (IOException | RuntimeException e) {
             undo(() -> meta.rmdir(target.parentIno(), target.name(), Clocks.nowNs()), e);
             throw e;
@@ -473,24 +473,24 @@ public final class StrataFileSystem implements AutoCloseable {
     }
 
     /**
-     * Makes a directory in the under storage. Its parent is in the namespace (the metastore just
-     * took the child under it), so a parent missing from the storage is one that another client
-     * made a moment ago and is still bringing the storage along for (two Spark tasks making their
-     * attempt directories under one new {@code _temporary}): it is made here too, then the child.
+     * Makes a directory in the under storage (a directory already there is no error). Its parent
+     * is in the namespace (the metastore just took the child under it), so a parent missing from
+     * the storage is one that another client made a moment ago and is still bringing the storage
+     * along for (two Spark tasks making their attempt directories under one new
+     * {@code _temporary}): it is made here too, then the child.
      */
-    private void mkdirInStorage(String ufsPath, boolean mayExist) throws IOException {
-        try {
-            ufs.mkdir(ufsPath);
-        } catch (FsException e) {
-            int slash = ufsPath.lastIndexOf('/');
-            if (e.error() == FsError.EEXIST && mayExist) {
-                return; // the other client got there first
+    private void mkdirInStorage(String ufsPath) throws IOException {
+        for (boolean parentMade = false; ; parentMade = true) {
+            try {
+                ufs.mkdir(ufsPath);
+                return;
+            } catch (FsException e) {
+                int slash = ufsPath.lastIndexOf('/');
+                if (e.error() != FsError.ENOENT || slash < 0 || parentMade) {
+                    throw e;
+                }
+                mkdirInStorage(ufsPath.substring(0, slash));
             }
-            if (e.error() != FsError.ENOENT || slash < 0) {
-                throw e;
-            }
-            mkdirInStorage(ufsPath.substring(0, slash), true);
-            ufs.mkdir(ufsPath);
         }
     }
 

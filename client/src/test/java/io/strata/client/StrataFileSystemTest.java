@@ -83,6 +83,16 @@ class StrataFileSystemTest {
     }
 
     @Test
+    void mkdirOverAFileInTheStorageFailsAndLeavesNoName() throws IOException {
+        fs.readdir("/", entry -> { });
+        Files.writeString(source.resolve("taken"), "a file");
+
+        assertThatThrownBy(() -> fs.mkdir("/taken", 0755, USER))
+                .isInstanceOfSatisfying(FsException.class, e -> assertThat(e.error()).isEqualTo(FsError.EEXIST));
+        assertThat(names("/")).doesNotContain("taken");
+    }
+
+    @Test
     void renameOverExistingFileReplacesItInTheSource() throws IOException {
         write("/a", "new");
         write("/b", "old");

@@ -45,24 +45,33 @@ final class Trees {
         }
     }
 
-    /** The entry {@code name} of directory {@code parent}, made a directory if missing. */
+    /**
+     * The entry {@code name} of directory {@code parent}, made a directory if missing. Another
+     * caller can make the name between the lookup and the mkdir, and remove it again before the
+     * second lookup (its own mkdir failed in the storage and was undone): then this one tries again.
+     */
     private Inode child(long parent, String name, String path, int mode, Caller caller) throws IOException {
-        try {
-            return volume.lookup(parent, name);
-        } catch (FsException e) {
-            if (e.error() != FsError.ENOENT) {
-                throw HadoopErrors.translate(e, path);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return volume.lookup(parent, name);
+            } catch (FsException e) {
+                if (e.error() != FsError.ENOENT || attempt > MKDIR_ATTEMPTS) {
+                    throw HadoopErrors.translate(e, path);
+                }
             }
-        }
-        try {
-            return volume.mkdir(parent, name, mode, caller);
-        } catch (FsException e) {
-            if (e.error() != FsError.EEXIST) {
-                throw HadoopErrors.translate(e, path);
+            try {
+                return volume.mkdir(parent, name, mode, caller);
+            } catch (FsException e) {
+                if (e.error() != FsError.EEXIST) {
+                    throw HadoopErrors.translate(e, path);
+                }
+                // made by another caller meanwhile: look it up again
             }
-            return volume.lookup(parent, name); // made by another caller meanwhile
         }
     }
+
+    /** Rounds of lookup and mkdir that {@link #child} makes before it gives up on a racing name. */
+    private static final int MKDIR_ATTEMPTS = 3;
 
     /** Deletes the directory {@code path} (inode {@code ino}) and everything under it. */
     void delete(String path, long ino) throws IOException {

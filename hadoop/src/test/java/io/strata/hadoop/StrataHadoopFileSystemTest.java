@@ -25,7 +25,12 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -155,6 +160,30 @@ class StrataHadoopFileSystemTest {
         assertThat(new String(fs.getXAttr(file, "user.origin"), StandardCharsets.UTF_8)).isEqualTo("spark");
         fs.removeXAttr(file, "user.origin");
         assertThat(fs.getXAttrs(file)).isEmpty();
+    }
+
+    @Test
+    void tasksCreatingFilesUnderOneNewDirectoryAtOnceAllSucceed() throws Exception {
+        int tasks = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(tasks);
+        try {
+            // As Spark's tasks write through FileOutputCommitter: each creates its file, and with
+            // it the parent directories that the others are making at the same moment.
+            for (int job = 0; job < 20; job++) {
+                String attempts = "/job" + job + "/_temporary/0/_temporary";
+                List<Future<Path>> written = new ArrayList<>();
+                for (int task = 0; task < tasks; task++) {
+                    Path file = new Path(attempts + "/attempt_" + task + "/part-" + task);
+                    written.add(pool.submit(() -> write(file, "task output")));
+                }
+                for (Future<Path> file : written) {
+                    assertThat(fs.getFileStatus(file.get(30, TimeUnit.SECONDS)).getLen()).isEqualTo(11);
+                }
+                assertThat(fs.listStatus(new Path(attempts))).hasSize(tasks);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

@@ -51,7 +51,11 @@ import static java.util.Objects.requireNonNull;
  * forget first bumps {@link #forgets}, and a value is remembered only if no forget happened since
  * the engine call that produced it began, else its key is dropped (checked inside the entry's
  * atomic compute; a forget that comes after the check removes the value again, its invalidation
- * waiting for the compute).
+ * waiting for the compute). A change counts as a forget before it remembers its own result: else
+ * a lookup that missed a name just before this client created it (two Spark tasks making one
+ * directory) could put its miss over the new entry, and the creator's next lookup fail. A change
+ * the engine refuses forgets what it touched: the refusal (EEXIST) can come from another thread's
+ * change that has reached the engine and not yet the cache.
  * With several threads changing metadata at once some results are then not remembered and are
  * read again from the engine: a miss, never a stale hit.
  */
@@ -264,9 +268,16 @@ public final class CachedMetaStore implements MetaStore {
     @Override
     public Inode create(long parent, String name, io.strata.meta.NewInode spec) throws IOException {
         long stamp = forgets.get();
-        Inode created = store.create(parent, name, spec);
-        remember(new Dentry(parent, name, created.ino(), created.type()), stamp);
-        remember(created, stamp);
+        Inode created;
+        try {
+            created = store.create(parent, name, spec);
+        } catch (IOException | RuntimeException e) {
+            forgetRefused(parent, name);
+            throw e;
+        }
+        long changed = changed(stamp);
+        remember(new Dentry(parent, name, created.ino(), created.type()), changed);
+        remember(created, changed);
         forgetInode(parent); // after remembering: a forget of its own would stop those
         return created;
     }
@@ -274,9 +285,17 @@ public final class CachedMetaStore implements MetaStore {
     @Override
     public Inode link(long ino, long parent, String name, long nowNs) throws IOException {
         long stamp = forgets.get();
-        Inode linked = store.link(ino, parent, name, nowNs);
-        remember(new Dentry(parent, name, linked.ino(), linked.type()), stamp);
-        remember(linked, stamp);
+        Inode linked;
+        try {
+            linked = store.link(ino, parent, name, nowNs);
+        } catch (IOException | RuntimeException e) {
+            forgetRefused(parent, name);
+            forgetInode(ino);
+            throw e;
+        }
+        long changed = changed(stamp);
+        remember(new Dentry(parent, name, linked.ino(), linked.type()), changed);
+        remember(linked, changed);
         forgetInode(parent);
         return linked;
     }
@@ -286,7 +305,7 @@ public final class CachedMetaStore implements MetaStore {
         long stamp = forgets.get();
         try {
             RemovedLink removed = store.unlink(parent, name, nowNs);
-            afterRemoval(removed.inode(), removed.deleted(), stamp);
+            afterRemoval(removed.inode(), removed.deleted(), changed(stamp));
             return removed;
         } finally {
             forgetEntry(parent, name);
@@ -312,8 +331,9 @@ public final class CachedMetaStore implements MetaStore {
         long stamp = forgets.get();
         try {
             Renamed renamed = store.rename(srcParent, srcName, dstParent, dstName, nowNs);
-            remember(renamed.moved(), stamp);
-            renamed.replaced().ifPresent(r -> afterRemoval(r.inode(), r.deleted(), stamp));
+            long changed = changed(stamp);
+            remember(renamed.moved(), changed);
+            renamed.replaced().ifPresent(r -> afterRemoval(r.inode(), r.deleted(), changed));
             return renamed;
         } finally {
             // Whatever happened, these names and parents may have changed.
@@ -322,6 +342,17 @@ public final class CachedMetaStore implements MetaStore {
             forgetInode(srcParent);
             forgetInode(dstParent);
         }
+    }
+
+    /**
+     * After the engine refused to make {@code name} in {@code parent}: its answer may contradict
+     * what is cached (EEXIST for a name cached as absent, when another thread of this client
+     * made it and has not yet come back to remember it; ENOENT or ENOTDIR for a parent cached
+     * as a directory), so both go and the next lookup asks the engine.
+     */
+    private void forgetRefused(long parent, String name) {
+        forgetEntry(parent, name);
+        forgetInode(parent);
     }
 
     private void afterRemoval(Inode inode, boolean deleted, long stamp) {
@@ -336,7 +367,8 @@ public final class CachedMetaStore implements MetaStore {
     public Inode setAttr(long ino, SetAttr change) throws IOException {
         long stamp = forgets.get();
         try {
-            return remember(store.setAttr(ino, change), stamp);
+            Inode changedInode = store.setAttr(ino, change);
+            return remember(changedInode, changed(stamp));
         } catch (IOException | RuntimeException e) {
             forgetInode(ino);
             throw e;
@@ -452,6 +484,21 @@ public final class CachedMetaStore implements MetaStore {
     private void remember(Dentry dentry, long stamp) {
         put(new EntryKey(dentry.parent(), dentry.name()), dentry, stamp);
     }
+
+    /**
+     * The stamp to remember a change's results with, {@code before} taken before its engine call.
+     * The change counts as a forget: a read that began before it may have read the old value (or
+     * no entry at all) and must not put that over the new one when it finishes. If another forget
+     * came during the change, another change may be newer than this one: {@link #STALE}, and the
+     * results' keys are dropped instead of remembered.
+     */
+    private long changed(long before) {
+        long own = forgets.incrementAndGet();
+        return own == before + 1 ? own : STALE;
+    }
+
+    /** A stamp no engine call has: what is put with it is dropped. */
+    private static final long STALE = -1;
 
     /**
      * Caches {@code value}, read or made by an engine call that began at {@code stamp}; if a forget

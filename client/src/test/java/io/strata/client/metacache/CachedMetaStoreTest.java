@@ -13,10 +13,17 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -96,6 +103,109 @@ class CachedMetaStoreTest {
         assertThat(first.getInode(file.ino()).mode()).isEqualTo(0600);
         assertThat(first.lookup(Inode.ROOT, "f")).isEmpty();
         assertThat(first.lookup(Inode.ROOT, "g")).hasValueSatisfying(d -> assertThat(d.ino()).isEqualTo(file.ino()));
+    }
+
+    @Test
+    void aLookupThatMissedJustBeforeThisClientCreatedTheNameDoesNotHideIt() throws Exception {
+        try (HeldCall held = new HeldCall("lookup")) {
+            CompletableFuture<Optional<Dentry>> racing = held.start(cached -> cached.lookup(Inode.ROOT, "d"));
+            held.awaitEngineAnswered();
+            Inode made = held.cached.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+            held.release();
+
+            assertThat(racing.get(5, TimeUnit.SECONDS)).isEmpty(); // it read before the create
+            assertThat(held.cached.lookup(Inode.ROOT, "d")).hasValueSatisfying(d -> assertThat(d.ino()).isEqualTo(made.ino()));
+        }
+    }
+
+    @Test
+    void aNameAnotherThreadHasJustMadeIsFoundOnceTheEngineRefusesToMakeItAgain() throws Exception {
+        try (HeldCall held = new HeldCall("create")) {
+            assertThat(held.cached.lookup(Inode.ROOT, "d")).isEmpty(); // cached as absent
+            CompletableFuture<Inode> making = held.start(
+                    cached -> cached.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1)));
+            held.awaitEngineAnswered(); // made in the engine; the maker has not come back to the cache
+
+            assertThatThrownBy(() -> held.cached.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1)))
+                    .isInstanceOfSatisfying(FsException.class, e -> assertThat(e.error()).isEqualTo(FsError.EEXIST));
+            assertThat(held.cached.lookup(Inode.ROOT, "d")).isPresent();
+            held.release();
+            assertThat(making.get(5, TimeUnit.SECONDS).isDirectory()).isTrue();
+        }
+    }
+
+    @Test
+    void anInodeReadJustBeforeThisClientChangedItDoesNotHideTheChange() throws Exception {
+        Inode file = first.create(Inode.ROOT, "f", NewInode.file(0644, 0, 0, 1));
+        try (HeldCall held = new HeldCall("getInode")) {
+            CompletableFuture<Inode> racing = held.start(cached -> cached.getInode(file.ino()));
+            held.awaitEngineAnswered();
+            held.cached.setAttr(file.ino(), SetAttr.mode(0600, 2));
+            held.release();
+
+            assertThat(racing.get(5, TimeUnit.SECONDS).mode()).isEqualTo(0644);
+            assertThat(held.cached.getInode(file.ino()).mode()).isEqualTo(0600);
+        }
+    }
+
+    /**
+     * A client over the shared engine whose first call of one method is held between the
+     * engine's answer and its return, so another call can be made in that window. The engine is real;
+     * only the interleaving, which the threads would otherwise hit by chance, is arranged.
+     */
+    private final class HeldCall implements AutoCloseable {
+        private final CountDownLatch answered = new CountDownLatch(1);
+        private final CountDownLatch released = new CountDownLatch(1);
+        private final AtomicBoolean holding = new AtomicBoolean(true);
+        private final ExecutorService reader = Executors.newSingleThreadExecutor();
+        final CachedMetaStore cached;
+
+        HeldCall(String method) {
+            MetaStore holdingEngine = (MetaStore) Proxy.newProxyInstance(MetaStore.class.getClassLoader(),
+                    new Class<?>[] {MetaStore.class}, (proxy, called, args) -> {
+                        Object result;
+                        try {
+                            result = called.invoke(shared, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                        if (called.getName().equals(method) && holding.compareAndSet(true, false)) {
+                            answered.countDown();
+                            released.await();
+                        }
+                        return result;
+                    });
+            cached = new CachedMetaStore(holdingEngine, 1000, EXPIRE, NEGATIVE, nanos::get);
+        }
+
+        <T> CompletableFuture<T> start(ThrowingFunction<CachedMetaStore, T> read) {
+            return CompletableFuture.supplyAsync(() -> {
+                try {
+                    return read.apply(cached);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }, reader);
+        }
+
+        void awaitEngineAnswered() throws InterruptedException {
+            assertThat(answered.await(5, TimeUnit.SECONDS)).as("the engine answered the held read").isTrue();
+        }
+
+        void release() {
+            released.countDown();
+        }
+
+        @Override
+        public void close() {
+            released.countDown();
+            reader.shutdownNow();
+        }
+    }
+
+    @FunctionalInterface
+    private interface ThrowingFunction<A, R> {
+        R apply(A argument) throws IOException;
     }
 
     @Test
