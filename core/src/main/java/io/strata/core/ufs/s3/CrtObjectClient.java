@@ -1,16 +1,10 @@
 package io.strata.core.ufs.s3;
 
 import io.strata.core.conf.Options;
-import org.w3c.dom.Document;
-import org.reactivestreams.Subscriber;
-import org.reactivestreams.Subscription;
-import org.w3c.dom.NodeList;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
-import software.amazon.awssdk.core.async.SdkPublisher;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.crt.CRT;
 import software.amazon.awssdk.crt.auth.credentials.Credentials;
@@ -35,25 +29,28 @@ import software.amazon.awssdk.crt.s3.S3MetaRequestOptions;
 import software.amazon.awssdk.crt.s3.S3MetaRequestResponseHandler;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
-import software.amazon.awssdk.services.s3.model.S3Exception;
-import software.amazon.awssdk.utils.async.SimplePublisher;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilderFactory;
-import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
 import static java.util.Objects.requireNonNull;
@@ -71,12 +68,13 @@ import static java.util.Objects.requireNonNull;
  * {@code DEFAULT} meta request): no split into parts, and none of the part buffers it reserves 16
  * at a time for a split GET.
  *
- * <p>Only {@link #getObject} and {@link #putObject} are implemented, for {@link CrtReadsClient},
- * which keeps the watchdogs and the move to Netty. A PUT carries no checksum header (the
+ * <p>Only {@link #getObject}, {@link #putObject}, and the body-less requests a stat, a listing and
+ * a delete make ({@link #headObject}, {@link #listObjectsV2}, {@link #deleteObject}) are
+ * implemented, for {@link CrtReadsClient}, which keeps the watchdogs and the move to Netty. A PUT carries no checksum header (the
  * {@code when_required} default of {@code s3.checksum}; with {@code when_supported} PUTs stay on
  * the SDK). Responses become what the SDK would have given the transformer:
  * a {@link GetObjectResponse} from the headers and the body as a publisher; a status of 300 or more
- * an {@link S3Exception} with S3's error code, so {@link S3Errors} words it as it words the SDK's.
+ * an {@code S3Exception} with S3's error code, so {@link S3Errors} words it as it words the SDK's.
  */
 final class CrtObjectClient implements S3AsyncClient {
     private final EventLoopGroup loops;
@@ -147,7 +145,7 @@ final class CrtObjectClient implements S3AsyncClient {
         if (request.ifMatch() != null) {
             headers.add(new HttpHeader("If-Match", request.ifMatch()));
         }
-        Response<T> response = new Response<>(transformer,
+        CrtGetResponse<T> response = new CrtGetResponse<>(transformer,
                 transformer instanceof ChunkCopying copying && copying.copiesChunks());
         S3MetaRequest meta = client.makeMetaRequest(new S3MetaRequestOptions()
                 .withMetaRequestType(S3MetaRequestOptions.MetaRequestType.DEFAULT)
@@ -231,6 +229,128 @@ final class CrtObjectClient implements S3AsyncClient {
         return result;
     }
 
+    /** HeadObject of a key: its length, ETag and mtime; a missing key fails with S3's 404. */
+    @Override
+    public CompletableFuture<HeadObjectResponse> headObject(HeadObjectRequest request) {
+        return send("HeadObject", "HEAD", request.bucket(), pathOf(request.bucket(), request.key()))
+                .thenApply(answer -> {
+                    String length = answer.header("content-length");
+                    String modified = answer.header("last-modified");
+                    return HeadObjectResponse.builder()
+                            .contentLength(length == null ? null : Long.valueOf(length))
+                            .eTag(answer.header("etag"))
+                            .lastModified(modified == null ? null
+                                    : ZonedDateTime.parse(modified, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant())
+                            .build();
+                });
+    }
+
+    @Override
+    public CompletableFuture<DeleteObjectResponse> deleteObject(DeleteObjectRequest request) {
+        return send("DeleteObject", "DELETE", request.bucket(), pathOf(request.bucket(), request.key()))
+                .thenApply(answer -> DeleteObjectResponse.builder().build());
+    }
+
+    /** One ListObjectsV2 page, keys URL-encoded on the wire ({@link S3Xml#listing}). */
+    @Override
+    public CompletableFuture<ListObjectsV2Response> listObjectsV2(ListObjectsV2Request request) {
+        StringBuilder query = new StringBuilder("?list-type=2&encoding-type=url");
+        appendParameter(query, "prefix", request.prefix());
+        appendParameter(query, "delimiter", request.delimiter());
+        appendParameter(query, "max-keys", request.maxKeys() == null ? null : request.maxKeys().toString());
+        appendParameter(query, "continuation-token", request.continuationToken());
+        appendParameter(query, "start-after", request.startAfter());
+        String bucketPath = pathStyle ? "/" + request.bucket() : "/";
+        return send("ListObjectsV2", "GET", request.bucket(), bucketPath + query).thenApply(answer -> {
+            if (answer.body().length == 0) {
+                throw new UnreadBodyException("ListObjectsV2 answered 2xx with no body the CRT could read"
+                        + " (one delimited by the connection's close, with neither Content-Length nor chunks)");
+            }
+            return S3Xml.listing(answer.body());
+        });
+    }
+
+    /**
+     * A successful answer whose body the CRT did not deliver: its HTTP client reads bodies framed
+     * by Content-Length or chunks only, not one that ends with the connection (HTTP/1.0 style,
+     * which some servers and proxies answer a {@code Connection: close} request with).
+     */
+    static final class UnreadBodyException extends RuntimeException {
+        UnreadBodyException(String message) {
+            super(message);
+        }
+    }
+
+    private static void appendParameter(StringBuilder query, String name, String value) {
+        if (value != null) {
+            query.append('&').append(name).append('=').append(SdkHttpUtils.urlEncode(value));
+        }
+    }
+
+    /**
+     * Sends a request without a body and collects its whole answer; a status of 300 or more fails
+     * it as S3's error. The CRT retries as it retries GETs; only the answer of the attempt that
+     * succeeded reaches the handler (an earlier attempt's body, if any, is dropped at its head).
+     */
+    private CompletableFuture<Answer> send(String operation, String method, String bucket, String pathAndQuery) {
+        CompletableFuture<Answer> result = new CompletableFuture<>();
+        String host = hostOf(bucket);
+        S3MetaRequest meta = client.makeMetaRequest(new S3MetaRequestOptions()
+                .withMetaRequestType(S3MetaRequestOptions.MetaRequestType.DEFAULT)
+                .withOperationName(operation)
+                .withHttpRequest(new HttpRequest(method, pathAndQuery, new HttpHeader[] {new HttpHeader("Host", host)}, null))
+                .withEndpoint(targetOf(host))
+                .withResponseHandler(new S3MetaRequestResponseHandler() {
+                    private HttpHeader[] headers = new HttpHeader[0];
+                    private ByteArrayOutputStream body = new ByteArrayOutputStream();
+
+                    @Override
+                    public synchronized void onResponseHeaders(int status, HttpHeader[] received) {
+                        if (status / 100 == 2) {
+                            headers = received;
+                            body = new ByteArrayOutputStream();
+                        }
+                    }
+
+                    @Override
+                    public synchronized int onResponseBody(ByteBuffer chunk, long start, long end) {
+                        int length = chunk.remaining();
+                        byte[] bytes = new byte[length];
+                        chunk.get(bytes);
+                        body.write(bytes, 0, length);
+                        return length;
+                    }
+
+                    @Override
+                    public synchronized void onFinished(S3FinishedResponseContext context) {
+                        if (context.getErrorCode() == CRT.AWS_CRT_SUCCESS) {
+                            result.complete(new Answer(headers, body.toByteArray()));
+                        } else {
+                            result.completeExceptionally(failureOf(context, method));
+                        }
+                    }
+                }));
+        result.whenComplete((value, failure) -> {
+            if (result.isCancelled()) {
+                meta.cancel();
+            }
+            meta.close();
+        });
+        return result;
+    }
+
+    /** A successful answer: its headers and its whole body. */
+    private record Answer(HttpHeader[] headers, byte[] body) {
+        String header(String name) {
+            for (HttpHeader header : headers) {
+                if (header.getName().equalsIgnoreCase(name)) {
+                    return header.getValue();
+                }
+            }
+            return null;
+        }
+    }
+
     private String hostOf(String bucket) {
         String host = pathStyle ? endpoint.getHost() : bucket + "." + endpoint.getHost();
         return endpoint.getPort() < 0 ? host : host + ":" + endpoint.getPort();
@@ -246,199 +366,11 @@ final class CrtObjectClient implements S3AsyncClient {
     }
 
     /** A failed request: S3's error when it answered one, else the CRT's, as a retryable client error. */
-    private static Throwable failureOf(S3FinishedResponseContext context, String method) {
+    static Throwable failureOf(S3FinishedResponseContext context, String method) {
         return context.getResponseStatus() >= 300
-                ? serviceError(context.getResponseStatus(), context.getErrorPayload())
+                ? S3Xml.serviceError(context.getResponseStatus(), context.getErrorPayload())
                 : SdkClientException.builder().message(method + " failed: " + CRT.awsErrorString(context.getErrorCode()))
                         .cause(new IOException(CRT.awsErrorName(context.getErrorCode()))).build();
-    }
-
-    /**
-     * One GET's callbacks, in the transformer's terms: the response and its publisher once a 2xx
-     * head arrives, its body chunks, then the end, or the failure. The CRT's buffer is its own once
-     * a callback returns: a {@link ChunkCopying} transformer gets it as it is, any other a copy.
-     */
-    private static final class Response<T> implements S3MetaRequestResponseHandler {
-        private final AsyncResponseTransformer<GetObjectResponse, T> transformer;
-        private final boolean inline;
-        private Body body;
-
-        Response(AsyncResponseTransformer<GetObjectResponse, T> transformer, boolean inline) {
-            this.transformer = transformer;
-            this.inline = inline;
-        }
-
-        @Override
-        public void onResponseHeaders(int status, HttpHeader[] headers) {
-            if (status / 100 != 2 || body != null) {
-                return; // an error's head: onFinished reports it, with its body
-            }
-            GetObjectResponse.Builder response = GetObjectResponse.builder();
-            for (HttpHeader header : headers) {
-                switch (header.getName().toLowerCase(Locale.ROOT)) {
-                    case "etag" -> response.eTag(header.getValue());
-                    case "content-length" -> response.contentLength(Long.parseLong(header.getValue()));
-                    case "content-range" -> response.contentRange(header.getValue());
-                    default -> { }
-                }
-            }
-            transformer.onResponse(response.build());
-            body = inline ? new InlineBody() : new CopiedBody();
-            transformer.onStream(body.publisher());
-        }
-
-        @Override
-        public int onResponseBody(ByteBuffer chunk, long start, long end) {
-            int length = chunk.remaining();
-            body.send(chunk);
-            return length;
-        }
-
-        @Override
-        public void onFinished(S3FinishedResponseContext context) {
-            if (context.getErrorCode() == CRT.AWS_CRT_SUCCESS) {
-                body.complete();
-                return;
-            }
-            Throwable failure = failureOf(context, "GET");
-            if (body != null) {
-                body.error(failure);
-            } else {
-                transformer.exceptionOccurred(failure);
-            }
-        }
-    }
-
-    /** A response body as the transformer subscribes to it. */
-    private interface Body {
-        SdkPublisher<ByteBuffer> publisher();
-
-        /** Passes on a chunk the CRT owns again once this returns. */
-        void send(ByteBuffer chunk);
-
-        void complete();
-
-        void error(Throwable failure);
-    }
-
-    /** Each chunk copied and queued, for any subscriber. */
-    private static final class CopiedBody implements Body {
-        private final SimplePublisher<ByteBuffer> queue = new SimplePublisher<>();
-
-        @Override
-        public SdkPublisher<ByteBuffer> publisher() {
-            return SdkPublisher.adapt(queue);
-        }
-
-        @Override
-        public void send(ByteBuffer chunk) {
-            ByteBuffer copy = ByteBuffer.allocate(chunk.remaining());
-            copy.put(chunk).flip();
-            queue.send(copy);
-        }
-
-        @Override
-        public void complete() {
-            queue.complete();
-        }
-
-        @Override
-        public void error(Throwable failure) {
-            queue.error(failure);
-        }
-    }
-
-    /**
-     * Each chunk handed to the subscriber during the CRT's callback, as a read-only view: only for
-     * {@link ChunkCopying} transformers, whose subscriber asks for everything and copies in onNext.
-     * The CRT calls back for one GET from one thread at a time.
-     */
-    private static final class InlineBody implements Body, SdkPublisher<ByteBuffer> {
-        private volatile Subscriber<? super ByteBuffer> subscriber;
-        private volatile boolean cancelled;
-
-        @Override
-        public SdkPublisher<ByteBuffer> publisher() {
-            return this;
-        }
-
-        @Override
-        public void subscribe(Subscriber<? super ByteBuffer> s) {
-            subscriber = s;
-            s.onSubscribe(new Subscription() {
-                @Override
-                public void request(long n) {}
-
-                @Override
-                public void cancel() {
-                    cancelled = true;
-                }
-            });
-        }
-
-        @Override
-        public void send(ByteBuffer chunk) {
-            if (subscriber == null) {
-                throw new IllegalStateException("a ChunkCopying transformer did not subscribe in onStream");
-            }
-            if (!cancelled) {
-                subscriber.onNext(chunk.asReadOnlyBuffer());
-            }
-        }
-
-        @Override
-        public void complete() {
-            if (!cancelled) {
-                subscriber.onComplete();
-            }
-        }
-
-        @Override
-        public void error(Throwable failure) {
-            if (!cancelled) {
-                subscriber.onError(failure);
-            }
-        }
-    }
-
-    /** S3's error, as the SDK would have made it: the status, and the code and message of its XML body. */
-    static S3Exception serviceError(int status, byte[] payload) {
-        String code = null;
-        String message = null;
-        String requestId = null;
-        if (payload != null && payload.length > 0) {
-            try {
-                DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-                factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-                factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-                Document xml = factory.newDocumentBuilder().parse(new ByteArrayInputStream(payload));
-                code = text(xml, "Code");
-                message = text(xml, "Message");
-                requestId = text(xml, "RequestId");
-            } catch (Exception notXml) {
-                message = new String(payload, StandardCharsets.UTF_8);
-            }
-        }
-        if (code == null) {
-            code = switch (status) {
-                case 404 -> "NoSuchKey";
-                case 412 -> "PreconditionFailed";
-                case 403 -> "AccessDenied";
-                default -> "Status" + status;
-            };
-        }
-        String text = message != null ? message : code;
-        return (S3Exception) S3Exception.builder()
-                .statusCode(status)
-                .requestId(requestId)
-                .message(text)
-                .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).errorMessage(text).serviceName("S3").build())
-                .build();
-    }
-
-    private static String text(Document xml, String element) {
-        NodeList nodes = xml.getElementsByTagName(element);
-        return nodes.getLength() == 0 ? null : nodes.item(0).getTextContent();
     }
 
     @Override

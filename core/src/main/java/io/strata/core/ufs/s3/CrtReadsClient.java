@@ -6,8 +6,14 @@ import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.core.async.SdkPublisher;
 import software.amazon.awssdk.services.s3.DelegatingS3AsyncClient;
 import software.amazon.awssdk.services.s3.S3AsyncClient;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.DeleteObjectResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
@@ -20,20 +26,23 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * The Netty client, with GetObject (the data path) and small PutObjects (small files' uploads)
- * sent through the CRT client ({@link CrtObjectClient}) instead.
+ * The Netty client, with GetObject (the data path), small PutObjects (small files' uploads) and
+ * plain HeadObject, ListObjectsV2 and DeleteObject requests (stats, listings, removals) sent
+ * through the CRT client ({@link CrtObjectClient}) instead.
  *
  * <p>The CRT client has no timeout for a response that never starts (its connection monitor
  * watches bodies, not the wait for a response head). So a GET whose response head has not arrived
  * within {@code firstByteTimeout} is abandoned (cancelled, its later callbacks ignored) and sent
  * again through Netty, whose timeouts and retries then apply, as they do to every other request;
  * likewise a PUT of at most {@value #CRT_PUT_LIMIT} bytes that has not been answered by then
- * (sending it again is harmless: the same bytes under the same key).
+ * (sending it again is harmless: the same bytes under the same key), and a HEAD, LIST or DELETE
+ * likewise.
  *
  * <p>The CRT client is built on a thread of its own (loading its native library takes ~0.1 s,
  * which a mount need not wait for); until it is ready, or if it cannot be built on this machine,
@@ -51,6 +60,9 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
     private final ScheduledThreadPoolExecutor watchdogs;
     private final AtomicLong crtGets = new AtomicLong();
     private final AtomicLong crtPutCount = new AtomicLong();
+    private final AtomicLong crtOthers = new AtomicLong();
+    /** Cleared for good when a listing's body could not be read through the CRT client. */
+    private volatile boolean crtListings = true;
 
     /**
      * @param reads builds the CRT client; it runs on a thread of its own
@@ -147,6 +159,67 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         });
     }
 
+    @Override
+    public CompletableFuture<HeadObjectResponse> headObject(HeadObjectRequest request) {
+        boolean plain = request.equals(HeadObjectRequest.builder().bucket(request.bucket()).key(request.key()).build());
+        return plain ? answered(client -> client.headObject(request), () -> super.headObject(request))
+                : super.headObject(request);
+    }
+
+    @Override
+    public CompletableFuture<DeleteObjectResponse> deleteObject(DeleteObjectRequest request) {
+        boolean plain = request.equals(DeleteObjectRequest.builder().bucket(request.bucket()).key(request.key()).build());
+        return plain ? answered(client -> client.deleteObject(request), () -> super.deleteObject(request))
+                : super.deleteObject(request);
+    }
+
+    @Override
+    public CompletableFuture<ListObjectsV2Response> listObjectsV2(ListObjectsV2Request request) {
+        boolean plain = request.equals(ListObjectsV2Request.builder().bucket(request.bucket()).prefix(request.prefix())
+                .delimiter(request.delimiter()).maxKeys(request.maxKeys()).continuationToken(request.continuationToken())
+                .startAfter(request.startAfter()).build());
+        return plain && crtListings ? answered(client -> client.listObjectsV2(request), () -> super.listObjectsV2(request))
+                : super.listObjectsV2(request);
+    }
+
+    /**
+     * A request that may be sent twice (a stat, a listing page, a delete) through the CRT client
+     * when it is ready, and through Netty when it is not or when the CRT has not answered within
+     * the first-byte timeout (the answers are small: it is due whole by then).
+     */
+    private <R> CompletableFuture<R> answered(Function<CrtObjectClient, CompletableFuture<R>> crtCall,
+                                              Supplier<CompletableFuture<R>> nettyCall) {
+        CrtObjectClient client = readyCrtClient();
+        if (client == null) {
+            return nettyCall.get();
+        }
+        crtOthers.incrementAndGet();
+        CompletableFuture<R> result = new CompletableFuture<>();
+        CompletableFuture<R> crt = crtCall.apply(client);
+        ScheduledFuture<?> watchdog = watchdogs.schedule(() -> {
+            if (!crt.isDone()) {
+                crt.cancel(true);
+                nettyCall.get().whenComplete((value, error) -> settle(result, value, error));
+            }
+        }, firstByteTimeoutNanos, TimeUnit.NANOSECONDS);
+        crt.whenComplete((value, error) -> {
+            if (crt.isCancelled()) {
+                return;
+            }
+            watchdog.cancel(false);
+            if (S3Errors.unwrap(error) instanceof CrtObjectClient.UnreadBodyException unread) {
+                if (crtListings) {
+                    crtListings = false;
+                    log.warn("listings go through Netty from now on: {}", unread.getMessage());
+                }
+                nettyCall.get().whenComplete((again, failure) -> settle(result, again, failure));
+            } else {
+                settle(result, value, error);
+            }
+        });
+        return result;
+    }
+
     /** The body's bytes, gathered into one buffer (one chunk, for a body made from a buffer). */
     private static CompletableFuture<ByteBuffer> collect(AsyncRequestBody body, int length) {
         ByteBuffer bytes = ByteBuffer.allocate(length);
@@ -192,6 +265,11 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
     /** PUTs sent to the CRT client so far. For tests. */
     long crtPuts() {
         return crtPutCount.get();
+    }
+
+    /** HEAD, LIST and DELETE requests sent to the CRT client so far. For tests. */
+    long crtOthers() {
+        return crtOthers.get();
     }
 
     /** The CRT client if it is built; null while it is being built or when it could not be. */

@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * Builds the one {@link S3AsyncClient} of a volume from its {@link S3Options}.
  *
  * <p>HTTP goes through Netty (non-blocking; {@code s3.max_connections} connections), and with
- * {@code s3.client=crt} (the default) object GETs through the CRT client ({@link CrtReadsClient}). Failed
+ * {@code s3.client=crt} (the default) object reads, small writes, stats, listings and deletes
+ * through the CRT client ({@link CrtReadsClient}). Failed
  * attempts are retried by the SDK's standard strategy: throttling (503 SlowDown and the like),
  * 5xx, connection resets and timeouts, up to {@code s3.max_attempts} attempts with exponential
  * backoff and full jitter; its retry-quota circuit breaker is off, so every request gets its full,
@@ -81,13 +82,14 @@ public final class S3Clients {
     }
 
     /**
-     * Object GETs (the data path) through the SDK's client on the AWS Common Runtime, every other
-     * request through Netty. Measured against S3Proxy behind a fault proxy, the CRT client
-     * answered a ListObjectsV2 that met three 503s with an empty listing and a CreateMultipartUpload
-     * that met a 500 with no upload id: its generic requests are not safe to trust under faults,
-     * while its GETs were retried correctly (S3FaultTest runs on this client, S3NettyFaultTest on
-     * Netty alone). One difference stays: a GET whose CRT retries outlast s3.socket_timeout before
-     * any response starts moves to Netty with a budget of its own, so up to twice s3.max_attempts.
+     * GETs, small PUTs, and plain HEAD, LIST and DELETE requests sent by the AWS Common Runtime's
+     * S3 client ({@link CrtObjectClient}), every other request (multipart, copies) through Netty.
+     * Not through the SDK's own CRT-based client: measured against S3Proxy behind a fault proxy, it
+     * answered a ListObjectsV2 that met three 503s with an empty listing and a
+     * CreateMultipartUpload that met a 500 with no upload id; {@link CrtObjectClient} reads each
+     * status and body itself (S3FaultTest runs on this client, S3NettyFaultTest on Netty alone).
+     * One difference stays: a request whose CRT retries outlast s3.socket_timeout before it is
+     * answered moves to Netty with a budget of its own, so up to twice s3.max_attempts.
      */
     private static S3AsyncClient createCrt(Options options) {
         S3AsyncClient control = createNetty(options);

@@ -1,0 +1,125 @@
+package io.strata.core.ufs.s3;
+
+import io.strata.core.conf.Options;
+import io.strata.core.readahead.ReadaheadConfig;
+import io.strata.core.ufs.UfsStatus;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import static io.strata.core.ufs.s3.S3UnderFileSystemSemanticsTest.randomBytes;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Stats, listings and deletes sent through the CRT client ({@link CrtObjectClient}, past the SDK)
+ * give what the SDK gives: S3's answers read into the same types, keys decoded byte for byte.
+ * Straight to the S3 server, no proxy: faults and the move to Netty are {@link S3FaultTest}'s.
+ */
+class CrtRequestsTest {
+    @TempDir
+    Path staging;
+
+    private final S3TestServer server = S3TestServer.shared();
+    private URI volume;
+    private CrtReadsClient s3;
+    private S3UnderFileSystem ufs;
+
+    @BeforeEach
+    void open(TestInfo test) {
+        volume = server.newVolume(test.getTestMethod().orElseThrow().getName());
+        Options options = server.options();
+        assumeTrue(options.get(S3Options.CLIENT) == S3Options.Client.CRT, "these tests are for s3.client=crt");
+        s3 = (CrtReadsClient) S3Clients.create(options);
+        assertTrue(s3.awaitCrtClient(), "the CRT client was not built");
+        ufs = new S3UnderFileSystem(S3Location.parse(volume), s3,
+                new S3UnderFileSystem.Settings(S3Options.MIN_PART_SIZE, 2, staging, S3Objects.MAX_SINGLE_COPY,
+                        S3Options.MIN_PART_SIZE), ReadaheadConfig.from(options));
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        if (ufs != null) {
+            ufs.close();
+        }
+    }
+
+    @Test
+    void aListingNamesEveryKeyAsItIsStored() throws IOException {
+        List<String> names = List.of("plain", "with space", "plus+sign", "percent%41", "amp&lt", "ünïcødé", "tab\tkey");
+        for (String name : names) {
+            server.put(volume, "d/" + name, new byte[] {1});
+        }
+        server.put(volume, "d/sub/inner", new byte[] {2});
+        long before = s3.crtOthers();
+
+        List<String> listed = new ArrayList<>();
+        ufs.list("d", status -> listed.add(status.name() + (status.directory() ? "/" : "")));
+
+        List<String> expected = new ArrayList<>(names);
+        expected.add("sub/");
+        expected.sort(null);
+        listed.sort(null);
+        assertEquals(expected, listed);
+        assertTrue(s3.crtOthers() > before, "the listing went through the CRT client");
+    }
+
+    @Test
+    void aListingLongerThanAPageIsReadPageByPage() throws IOException {
+        int count = 1_001; // the under storage asks for pages of 1,000
+        S3Location location = S3Location.parse(volume);
+        List<CompletableFuture<?>> puts = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String key = location.key(String.format("many/f%05d", i));
+            puts.add(server.client().putObject(b -> b.bucket(location.bucket()).key(key), AsyncRequestBody.empty()));
+        }
+        CompletableFuture.allOf(puts.toArray(new CompletableFuture<?>[0])).join();
+
+        List<String> listed = new ArrayList<>();
+        ufs.list("many", status -> listed.add(status.name()));
+
+        assertEquals(count, listed.size());
+        assertEquals("f00000", listed.get(0));
+        assertEquals(String.format("f%05d", count - 1), listed.get(count - 1));
+    }
+
+    @Test
+    void aStatGivesTheSizeVersionAndTimeTheSdkGives() throws IOException {
+        server.put(volume, "f", randomBytes(12_345, 1));
+        S3Location location = S3Location.parse(volume);
+        String key = location.key("f");
+        HeadObjectResponse sdk = server.client().headObject(b -> b.bucket(location.bucket()).key(key)).join();
+        long before = s3.crtOthers();
+
+        UfsStatus status = ufs.status("f").orElseThrow();
+
+        assertEquals(12_345, status.size());
+        assertEquals(S3Objects.etag(sdk.eTag()), status.version());
+        assertEquals(sdk.lastModified().toEpochMilli() * 1_000_000, status.mtimeNs());
+        assertTrue(s3.crtOthers() > before, "the stat went through the CRT client");
+    }
+
+    @Test
+    void aMissingKeyIsAbsentAndADeletedOneIsGone() throws IOException {
+        server.put(volume, "gone", new byte[] {1});
+        assertFalse(ufs.status("never").isPresent());
+
+        ufs.deleteFile("gone");
+
+        assertFalse(ufs.status("gone").isPresent());
+        assertFalse(server.get(volume, "gone").isPresent());
+    }
+}
