@@ -21,9 +21,11 @@ import software.amazon.awssdk.core.async.AsyncRequestBody;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -44,9 +46,10 @@ import static java.util.Objects.requireNonNull;
  * (sending it again is harmless: the same bytes under the same key), and a HEAD, LIST or DELETE
  * likewise.
  *
- * <p>The CRT client is built on a thread of its own (loading its native library takes ~0.1 s,
- * which a mount need not wait for); until it is ready, or if it cannot be built on this machine,
- * GETs go through Netty.
+ * <p>The CRT client is built on a thread of its own (loading its native library takes ~0.1 s)
+ * while the Netty client is built: a request waits for the CRT client's build rather than take
+ * the SDK's cold path (a mount's bucket check), and only if it cannot be built on this machine do
+ * these requests go through Netty.
  */
 final class CrtReadsClient extends DelegatingS3AsyncClient {
     private static final Logger log = LoggerFactory.getLogger(CrtReadsClient.class);
@@ -272,13 +275,30 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         return crtOthers.get();
     }
 
-    /** The CRT client if it is built; null while it is being built or when it could not be. */
+    /**
+     * The CRT client, waited for while it is being built (~0.1 s, at a mount's first requests:
+     * less than the first request through the SDK's cold pipeline costs); null if it could not be
+     * built, is not built within {@link #CRT_BUILD_WAIT}, or the JVM is shutting down.
+     */
     private CrtObjectClient readyCrtClient() {
         if (JvmShutdown.started()) {
             return null;
         }
-        return reads.isDone() && !reads.isCompletedExceptionally() ? reads.join() : null;
+        if (!reads.isDone()) {
+            try {
+                return reads.get(CRT_BUILD_WAIT.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            } catch (ExecutionException | TimeoutException e) {
+                return null;
+            }
+        }
+        return reads.isCompletedExceptionally() ? null : reads.join();
     }
+
+    /** How long a request waits for the CRT client being built before it goes through Netty. */
+    private static final Duration CRT_BUILD_WAIT = Duration.ofSeconds(2);
 
     /**
      * Whether the JVM is shutting down. The CRT's own shutdown hook then stops its native threads
