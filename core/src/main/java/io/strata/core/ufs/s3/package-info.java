@@ -1,6 +1,8 @@
 /**
- * The under storage over an S3 bucket prefix ({@code s3://bucket[/prefix]}), on the AWS SDK v2
- * async client over Netty.
+ * The under storage over an S3 bucket prefix ({@code s3://bucket[/prefix]}). Requests go through
+ * the AWS SDK v2's async client over Netty, and with {@code s3.client=crt} (the default) GETs,
+ * small PUTs, HEADs, listings and deletes through the AWS Common Runtime's S3 client instead
+ * ({@link io.strata.core.ufs.s3.CrtReadsClient}, {@link io.strata.core.ufs.s3.CrtObjectClient}).
  *
  * <h2>Names</h2>
  * {@link io.strata.core.ufs.s3.S3Location} maps the volume path {@code a/b} to the key
