@@ -45,12 +45,28 @@ class S3PageCacheStatisticsTest {
         }
     }
 
+    /**
+     * Waits until the background fills are done: at least one per page, and none for a while.
+     * The counter sums the tiers (a page stored in memory and on disk counts twice), so reaching
+     * PAGES alone can leave a page's fill still under way, and the second read joining it.
+     */
     private static void awaitFills(FileSystem fs) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
-        while (counter(fs, VolumeStatistics.CACHE_FILLS) < PAGES && System.nanoTime() < deadline) {
+        long fills = counter(fs, VolumeStatistics.CACHE_FILLS);
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() < deadline) {
             Thread.sleep(20);
+            long now = counter(fs, VolumeStatistics.CACHE_FILLS);
+            if (now != fills) {
+                fills = now;
+                quietSince = System.nanoTime();
+            } else if (fills >= PAGES && System.nanoTime() - quietSince >= QUIET_NANOS) {
+                return;
+            }
         }
     }
+
+    private static final long QUIET_NANOS = 500_000_000L;
 
     private static long counter(FileSystem fs, String name) {
         return IOStatisticsSupport.retrieveIOStatistics(fs).counters().getOrDefault(name, -1L);
