@@ -141,38 +141,22 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         if (client == null || length == null || length > CRT_PUT_LIMIT) {
             return super.putObject(request, body);
         }
-        return collect(body, length.intValue()).thenCompose(bytes -> {
-            crtPutCount.incrementAndGet();
-            CompletableFuture<PutObjectResponse> result = new CompletableFuture<>();
-            CompletableFuture<PutObjectResponse> crt = client.putObject(request, bytes);
-            ScheduledFuture<?> watchdog = watchdogs.schedule(() -> {
-                if (!crt.isDone()) {
-                    crt.cancel(true);
-                    super.putObject(request, AsyncRequestBody.fromByteBuffer(bytes))
-                            .whenComplete((value, error) -> settle(result, value, error));
-                }
-            }, firstByteTimeoutNanos, TimeUnit.NANOSECONDS);
-            crt.whenComplete((value, error) -> {
-                if (!crt.isCancelled()) {
-                    watchdog.cancel(false);
-                    settle(result, value, error);
-                }
-            });
-            return result;
-        });
+        return collect(body, length.intValue()).thenCompose(bytes -> answered(client, crtPutCount,
+                crt -> crt.putObject(request, bytes),
+                () -> super.putObject(request, AsyncRequestBody.fromByteBuffer(bytes))));
     }
 
     @Override
     public CompletableFuture<HeadObjectResponse> headObject(HeadObjectRequest request) {
         boolean plain = request.equals(HeadObjectRequest.builder().bucket(request.bucket()).key(request.key()).build());
-        return plain ? answered(client -> client.headObject(request), () -> super.headObject(request))
+        return plain ? answered(crt -> crt.headObject(request), () -> super.headObject(request))
                 : super.headObject(request);
     }
 
     @Override
     public CompletableFuture<DeleteObjectResponse> deleteObject(DeleteObjectRequest request) {
         boolean plain = request.equals(DeleteObjectRequest.builder().bucket(request.bucket()).key(request.key()).build());
-        return plain ? answered(client -> client.deleteObject(request), () -> super.deleteObject(request))
+        return plain ? answered(crt -> crt.deleteObject(request), () -> super.deleteObject(request))
                 : super.deleteObject(request);
     }
 
@@ -181,22 +165,29 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         boolean plain = request.equals(ListObjectsV2Request.builder().bucket(request.bucket()).prefix(request.prefix())
                 .delimiter(request.delimiter()).maxKeys(request.maxKeys()).continuationToken(request.continuationToken())
                 .startAfter(request.startAfter()).build());
-        return plain && crtListings ? answered(client -> client.listObjectsV2(request), () -> super.listObjectsV2(request))
+        return plain && crtListings ? answered(crt -> crt.listObjectsV2(request), () -> super.listObjectsV2(request))
                 : super.listObjectsV2(request);
     }
 
     /**
      * A request that may be sent twice (a stat, a listing page, a delete) through the CRT client
-     * when it is ready, and through Netty when it is not or when the CRT has not answered within
-     * the first-byte timeout (the answers are small: it is due whole by then).
+     * when it is ready, and through Netty when it is not.
      */
     private <R> CompletableFuture<R> answered(Function<CrtObjectClient, CompletableFuture<R>> crtCall,
                                               Supplier<CompletableFuture<R>> nettyCall) {
         CrtObjectClient client = readyCrtClient();
-        if (client == null) {
-            return nettyCall.get();
-        }
-        crtOthers.incrementAndGet();
+        return client == null ? nettyCall.get() : answered(client, crtOthers, crtCall, nettyCall);
+    }
+
+    /**
+     * Sends a request that may be sent twice through {@code client}, and through Netty instead
+     * when the CRT has not answered within the first-byte timeout (the answers are small, or a
+     * PUT's acknowledgement: due whole by then); {@code sent} counts the CRT's requests.
+     */
+    private <R> CompletableFuture<R> answered(CrtObjectClient client, AtomicLong sent,
+                                              Function<CrtObjectClient, CompletableFuture<R>> crtCall,
+                                              Supplier<CompletableFuture<R>> nettyCall) {
+        sent.incrementAndGet();
         CompletableFuture<R> result = new CompletableFuture<>();
         CompletableFuture<R> crt = crtCall.apply(client);
         ScheduledFuture<?> watchdog = watchdogs.schedule(() -> {
