@@ -83,7 +83,8 @@ public final class S3Clients {
 
     /**
      * GETs, small PUTs, and plain HEAD, LIST and DELETE requests sent by the AWS Common Runtime's
-     * S3 client ({@link CrtObjectClient}), every other request (multipart, copies) through Netty.
+     * S3 client ({@link CrtObjectClient}), every other request (multipart, copies) through Netty,
+     * whose client is built when the first of those is sent ({@link DeferredS3AsyncClient}).
      * Not through the SDK's own CRT-based client: measured against S3Proxy behind a fault proxy, it
      * answered a ListObjectsV2 that met three 503s with an empty listing and a
      * CreateMultipartUpload that met a 500 with no upload id; {@link CrtObjectClient} reads each
@@ -92,7 +93,9 @@ public final class S3Clients {
      * answered moves to Netty with a budget of its own, so up to twice s3.max_attempts.
      */
     private static S3AsyncClient createCrt(Options options) {
-        S3AsyncClient control = createNetty(options);
+        credentials(options); // a half-given key pair fails here, not at the first request
+        // Built at the first multipart upload or copy: most sessions never send one.
+        S3AsyncClient control = new DeferredS3AsyncClient(() -> createNetty(options));
         try {
             return new CrtReadsClient(control, () -> crtClient(options),
                     options.get(S3Options.CHECKSUM) == S3Options.Checksum.WHEN_REQUIRED, options.get(S3Options.SOCKET_TIMEOUT));
