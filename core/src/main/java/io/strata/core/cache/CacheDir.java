@@ -144,24 +144,43 @@ final class CacheDir {
         }
     }
 
-    /** Bytes read from the page since it was stored here: how hot it is. */
-    long bytesRead(PageId id) {
+    /**
+     * True, once, when the bytes read from the page since it was stored here (or since this last
+     * answered true for it) reach {@code threshold}; its count starts from zero again then.
+     */
+    boolean takeHot(PageId id, long threshold) {
         synchronized (lock) {
             Entry e = index.get(id);
-            return e == null ? 0 : e.bytesRead;
+            if (e == null || e.bytesRead < threshold) {
+                return false;
+            }
+            e.bytesRead = 0;
+            return true;
         }
     }
 
     /** See {@link PageStore#read}; a damaged or vanished page is dropped and reported as a miss. */
     int read(PageId id, int pageOffset, ByteBuffer dst) {
+        return read(id, pageOffset, dst, true);
+    }
+
+    /**
+     * @param reader whether a reader asks (it counts as an access and towards the page's heat),
+     *               or the store itself copies the page (a promotion)
+     */
+    int read(PageId id, int pageOffset, ByteBuffer dst, boolean reader) {
         Entry e;
         synchronized (lock) {
-            policy.onAccess(id);
+            if (reader) {
+                policy.onAccess(id);
+            }
             e = index.get(id);
             if (e == null) {
                 return -1;
             }
-            e.bytesRead += Math.max(0, Math.min(dst.remaining(), e.dataLength - pageOffset));
+            if (reader) {
+                e.bytesRead += Math.max(0, Math.min(dst.remaining(), e.dataLength - pageOffset));
+            }
         }
         int start = dst.position();
         String problem;
@@ -697,6 +716,7 @@ final class CacheDir {
         final int dataLength;
         /** The file's header once a read has checked it: later reads skip reading and parsing it. */
         volatile PageFile.Header header;
+        /** Bytes read since the page was stored or last found hot ({@link CacheDir#takeHot}). Guarded by the lock. */
         long bytesRead;
 
         Entry(PageId id, Path path, int headerLength, int dataLength) {

@@ -76,16 +76,31 @@ public final class DiskPageStore implements PageStore {
         return -1;
     }
 
-    /** How often the page was hit since it was stored or restored; 0 when absent. */
-    /** Bytes read from the page since it was stored (0 if it is not here). */
-    long bytesRead(PageId id) {
+    /**
+     * The whole page into {@code dst} for a promotion to the memory tier: not a reader's read, so
+     * it neither counts towards the page's heat nor as a hit. The length, or -1 if it is not here.
+     */
+    int copy(PageId id, ByteBuffer dst) {
         for (CacheDir dir : dirs) {
-            long bytes = dir.bytesRead(id);
-            if (bytes > 0) {
-                return bytes;
+            int n = dir.read(id, 0, dst, false);
+            if (n >= 0) {
+                return n;
             }
         }
-        return 0;
+        return -1;
+    }
+
+    /**
+     * True, once, when the bytes read from the page since it was stored (or since this last
+     * answered true for it) reach {@code threshold}; false if it is not here.
+     */
+    boolean takeHot(PageId id, long threshold) {
+        for (CacheDir dir : dirs) {
+            if (dir.takeHot(id, threshold)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override

@@ -104,4 +104,25 @@ class TieredTest {
         read(store, page, 0, small);
         assertEquals(PAGE, memory.length(page), "promoted once two pages' worth was read");
     }
+
+    @Test
+    void aPromotedPageThatMemoryEvictedMustBeReadTwiceInFullAgainBeforeItsNextPromotion() {
+        for (int i = 0; i < 3; i++) {
+            store.put(id("f", i), page(id("f", i)));
+        }
+        PageId page = id("f", 0);
+        read(store, page, 0, PAGE);
+        read(store, page, 0, PAGE);
+        assertEquals(PAGE, memory.length(page), "promoted");
+        store.put(id("f", 3), page(id("f", 3)));
+        store.put(id("f", 4), page(id("f", 4)));
+        assertEquals(-1, memory.length(page), "evicted from memory by newer pages");
+
+        read(store, page, 0, PAGE);
+        assertEquals(-1, memory.length(page), "one read since its promotion is not hot");
+        assertEquals(1, count("strata.cache.promotions", "memory"));
+        read(store, page, 0, PAGE);
+        assertEquals(PAGE, memory.length(page), "promoted again after the second full read");
+        assertEquals(2, count("strata.cache.promotions", "memory"));
+    }
 }
