@@ -21,7 +21,7 @@ import static java.util.Objects.requireNonNull;
  * promoted a 1 MiB page for nearly every read, each evicting another (13 % of the daemon's CPU).
  * The count starts again at each promotion: a page the memory tier evicted earns its next one
  * anew. Left running, every disk read of a once-hot page promoted it again: 128 KiB random reads
- * over a 1 GiB object (8x the memory tier) copied a page per read, 76 % of the daemon's
+ * over a 1 GiB object (16x the default memory tier) copied a page per read, 76 % of the daemon's
  * allocations, and the busy pool's rejections another 11 %.
  */
 public final class TieredPageStore implements PageStore {
