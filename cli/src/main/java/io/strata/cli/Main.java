@@ -11,7 +11,7 @@ public final class Main {
     private Main() {}
 
     public static void main(String[] args) {
-        CommandLine commandLine = new CommandLine(new StrataCommand());
+        CommandLine commandLine = StrataCommand.commandLine(System.getenv(), args);
         commandLine.setParameterExceptionHandler(Main::usageError);
         commandLine.setExecutionExceptionHandler((e, cl, parsed) -> {
             log.error("unexpected error", e);

@@ -140,7 +140,7 @@ class BenchCommandTest {
         args.addAll(List.of(SMALL));
         args.addAll(List.of(more));
         StringWriter out = new StringWriter();
-        CommandLine commandLine = new CommandLine(new StrataCommand(Map.of())).setOut(new PrintWriter(out))
+        CommandLine commandLine = StrataCommand.commandLine(Map.of()).setOut(new PrintWriter(out))
                 .setErr(new PrintWriter(new StringWriter()));
         BenchCommand bench = (BenchCommand) commandLine.parseArgs(args.toArray(String[]::new)).subcommand()
                 .commandSpec().userObject();

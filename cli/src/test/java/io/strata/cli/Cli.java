@@ -24,7 +24,7 @@ final class Cli {
     static Result run(Map<String, String> environment, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exitCode = new CommandLine(new StrataCommand(environment))
+        int exitCode = StrataCommand.commandLine(environment, args)
                 .setOut(new PrintWriter(out))
                 .setErr(new PrintWriter(err))
                 .execute(args);
@@ -34,7 +34,7 @@ final class Cli {
     /** The parsed subcommand object, for testing its methods without running it. */
     @SuppressWarnings("unchecked")
     static <T> T parse(Map<String, String> environment, String... args) {
-        CommandLine.ParseResult parsed = new CommandLine(new StrataCommand(environment)).parseArgs(args);
+        CommandLine.ParseResult parsed = StrataCommand.commandLine(environment, args).parseArgs(args);
         return (T) parsed.subcommand().commandSpec().userObject();
     }
 }

@@ -222,7 +222,7 @@ class DumpLoadCommandTest {
     private static Result run(java.util.function.Consumer<Object> setUp, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine line = new CommandLine(new StrataCommand(Map.of()))
+        CommandLine line = StrataCommand.commandLine(Map.of())
                 .setOut(new PrintWriter(out))
                 .setErr(new PrintWriter(err));
         setUp.accept(line.getSubcommands().get(args[0]).getCommand());

@@ -34,7 +34,7 @@ class InfoCommandTest {
     static Result strata(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int exitCode = new CommandLine(new StrataCommand(Map.of())).setOut(new PrintWriter(out))
+        int exitCode = StrataCommand.commandLine(Map.of()).setOut(new PrintWriter(out))
                 .setErr(new PrintWriter(err)).execute(args);
         return new Result(exitCode, out.toString(), err.toString());
     }

@@ -190,7 +190,7 @@ class ObservabilityTest {
     private static String strata(String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        int code = new CommandLine(new StrataCommand(Map.of())).setOut(new PrintWriter(out))
+        int code = StrataCommand.commandLine(Map.of()).setOut(new PrintWriter(out))
                 .setErr(new PrintWriter(err)).execute(args);
         assertEquals(0, code, err.toString());
         return out.toString();

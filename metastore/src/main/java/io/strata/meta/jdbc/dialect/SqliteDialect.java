@@ -54,6 +54,7 @@ public final class SqliteDialect implements SqlDialect {
                 throw new SQLException("cannot create " + parent + ": " + e.getMessage(), e);
             }
         }
+        SqliteNativeLibrary.prepare();
         SQLiteConfig config = new SQLiteConfig();
         // WAL lets readers in other processes proceed while one writes; NORMAL syncs at
         // checkpoints only: a power cut may lose the last commits but never corrupts the file
