@@ -1,7 +1,5 @@
 package io.strata.core.ufs.s3;
 
-import io.strata.core.conf.Options;
-import io.strata.core.readahead.ReadaheadConfig;
 import io.strata.core.ufs.UfsStatus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +20,6 @@ import static io.strata.core.ufs.s3.S3UnderFileSystemSemanticsTest.randomBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Stats, listings and deletes sent through the CRT client ({@link CrtObjectClient}, past the SDK)
@@ -34,26 +31,23 @@ class CrtRequestsTest {
     Path staging;
 
     private final S3TestServer server = S3TestServer.shared();
+    private CrtVolume crt;
     private URI volume;
     private CrtReadsClient s3;
     private S3UnderFileSystem ufs;
 
     @BeforeEach
     void open(TestInfo test) {
-        volume = server.newVolume(test.getTestMethod().orElseThrow().getName());
-        Options options = server.options();
-        assumeTrue(options.get(S3Options.CLIENT) == S3Options.Client.CRT, "these tests are for s3.client=crt");
-        s3 = (CrtReadsClient) S3Clients.create(options);
-        assertTrue(s3.awaitCrtClient(), "the CRT client was not built");
-        ufs = new S3UnderFileSystem(S3Location.parse(volume), s3,
-                new S3UnderFileSystem.Settings(S3Options.MIN_PART_SIZE, 2, staging, S3Objects.MAX_SINGLE_COPY,
-                        S3Options.MIN_PART_SIZE), ReadaheadConfig.from(options));
+        crt = CrtVolume.open(server, test.getTestMethod().orElseThrow().getName(), staging);
+        volume = crt.uri();
+        s3 = crt.client();
+        ufs = crt.ufs();
     }
 
     @AfterEach
     void close() throws IOException {
-        if (ufs != null) {
-            ufs.close();
+        if (crt != null) {
+            crt.close();
         }
     }
 

@@ -1,7 +1,5 @@
 package io.strata.core.ufs.s3;
 
-import io.strata.core.conf.Options;
-import io.strata.core.readahead.ReadaheadConfig;
 import io.strata.core.ufs.UfsFile;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,7 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * With {@code s3.client=crt} the Netty client is built only when a request needs it
@@ -40,28 +37,23 @@ class DeferredNettyClientTest {
     Path staging;
 
     private final S3TestServer server = S3TestServer.shared();
+    private CrtVolume crt;
     private URI volume;
-    private CrtReadsClient s3;
     private DeferredS3AsyncClient netty;
     private S3UnderFileSystem ufs;
 
     @BeforeEach
     void open(TestInfo test) {
-        volume = server.newVolume(test.getTestMethod().orElseThrow().getName());
-        Options options = server.options();
-        assumeTrue(options.get(S3Options.CLIENT) == S3Options.Client.CRT, "these tests are for s3.client=crt");
-        s3 = (CrtReadsClient) S3Clients.create(options);
-        assertTrue(s3.awaitCrtClient(), "the CRT client was not built");
-        netty = (DeferredS3AsyncClient) s3.delegate();
-        ufs = new S3UnderFileSystem(S3Location.parse(volume), s3,
-                new S3UnderFileSystem.Settings(PART, 2, staging, S3Objects.MAX_SINGLE_COPY, PART),
-                ReadaheadConfig.from(options));
+        crt = CrtVolume.open(server, test.getTestMethod().orElseThrow().getName(), staging);
+        volume = crt.uri();
+        netty = (DeferredS3AsyncClient) crt.client().delegate();
+        ufs = crt.ufs();
     }
 
     @AfterEach
     void close() throws IOException {
-        if (ufs != null) {
-            ufs.close();
+        if (crt != null) {
+            crt.close();
         }
     }
 
