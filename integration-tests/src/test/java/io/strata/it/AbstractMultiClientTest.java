@@ -124,6 +124,23 @@ abstract class AbstractMultiClientTest {
     }
 
     @Test
+    void aNameMadeOnOneShowsInTheOthersListing() throws IOException {
+        String dir = freshDirectory();
+        Files.writeString(first.resolve(dir).resolve("a"), "x");
+        Poll.until("a listed on the second mount", List.of("a"), VISIBLE_WITHIN, () -> names(second.resolve(dir)));
+
+        Files.writeString(first.resolve(dir).resolve("b"), "x");
+
+        Poll.until("b listed on the second mount", List.of("a", "b"), VISIBLE_WITHIN, () -> names(second.resolve(dir)));
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (Stream<Path> listed = Files.list(dir)) {
+            return listed.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
     void chmodOnOneIsSeenOnTheOther() throws IOException {
         String dir = freshDirectory();
         Path file = first.resolve(dir).resolve("f");

@@ -20,6 +20,7 @@ import io.strata.meta.dump.LoadTarget;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentMap;
@@ -35,8 +36,15 @@ import static java.util.Objects.requireNonNull;
  * and updates or drops exactly the entries that change touches, so a client always sees its own
  * changes at once. Other clients' changes show when entries expire. An inode's extended attribute
  * names are cached too, so that asking a file for an attribute it does not have (ls asks every file
- * for its ACL and its security label) needs no engine call; values, symlink targets, listings and
- * counters pass straight through; listings warm the lookup entries.
+ * for its ACL and its security label) needs no engine call; values, symlink targets and counters
+ * pass straight through; listings warm the lookup entries.
+ *
+ * <p>A listing that read a whole directory (one page, the last) keeps its names as one entry
+ * (weighed by its length), so listing the directory again within the expiry (a second find or ls -R,
+ * a build walking its tree) reads nothing from the engine: a page is served from it when the inodes
+ * of its entries are cached too, else read again. Every change to a directory's names (create,
+ * link, unlink, rmdir, rename, a merged under-storage listing) also forgets the directory's inode,
+ * and that forget drops its listing.
  *
  * <p>A directory whose names miss the cache twice within the expiry is being scanned (ls -l, a
  * stat per file, a build tree walk): the second miss reads a page of the directory with its inodes
@@ -61,7 +69,7 @@ import static java.util.Objects.requireNonNull;
  */
 public final class CachedMetaStore implements MetaStore {
     /** A cache key: an inode by number, or a name in a directory. */
-    private sealed interface Key permits InodeKey, EntryKey, XattrsKey {}
+    private sealed interface Key permits InodeKey, EntryKey, XattrsKey, ListingKey {}
 
     private record InodeKey(long ino) implements Key {}
 
@@ -84,6 +92,44 @@ public final class CachedMetaStore implements MetaStore {
 
     /** The names of an inode's extended attributes. */
     private record XattrsKey(long ino) implements Key {}
+
+    /** A whole directory's names, in the engine's order. */
+    private record ListingKey(long dir) implements Key {}
+
+    /** Every entry of a directory, as one listing read them; see the class comment. */
+    private record Listing(List<Dentry> entries) {
+        /**
+         * What it weighs against an entry of its own: the dentries are the ones the name entries
+         * hold (a reference each, 4 bytes, against ~160 bytes an entry), so 1 per 32 names.
+         */
+        int weight() {
+            return 1 + entries.size() / 32;
+        }
+
+        /** Up to {@code limit} entries after the name {@code after}; null if that name is not listed. */
+        List<Dentry> page(String after, int limit) {
+            int from = 0;
+            if (after != null) {
+                from = indexOf(after) + 1;
+                if (from == 0) {
+                    return null;
+                }
+            }
+            return entries.subList(from, (int) Math.min(entries.size(), (long) from + limit));
+        }
+
+        private int indexOf(String name) {
+            for (int i = 0; i < entries.size(); i++) {
+                if (entries.get(i).name().equals(name)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+    }
+
+    /** The largest directory whose listing is kept whole. */
+    static final int LISTING_ENTRIES = 10_000;
 
     private record XattrNames(List<String> names) {}
 
@@ -116,7 +162,8 @@ public final class CachedMetaStore implements MetaStore {
         requireNonNull(expire, "expire is null");
         requireNonNull(negativeExpire, "negativeExpire is null");
         this.cache = Caffeine.newBuilder()
-                .maximumSize(maximumEntries)
+                .maximumWeight(maximumEntries)
+                .weigher((Key key, Object value) -> value instanceof Listing listing ? listing.weight() : 1)
                 // Maintenance on the calling thread: handing it to the common pool woke a thread per
                 // write, a futex call on every request (a fifth of a cold ls -lR's busy time).
                 .executor(Runnable::run)
@@ -246,21 +293,59 @@ public final class CachedMetaStore implements MetaStore {
 
     @Override
     public List<Dentry> readdir(long dir, String after, int limit) throws IOException {
+        if (cache.getIfPresent(new ListingKey(dir)) instanceof Listing listing) {
+            List<Dentry> page = listing.page(after, limit);
+            if (page != null) {
+                return page;
+            }
+        }
         long stamp = forgets.get();
         List<Dentry> page = store.readdir(dir, after, limit);
         page.forEach(dentry -> remember(dentry, stamp));
+        rememberListing(dir, after, limit, page, stamp);
         return page;
     }
 
     @Override
     public List<DirectoryEntry> readdirPlus(long dir, String after, int limit) throws IOException {
+        List<DirectoryEntry> cached = cachedPage(dir, after, limit);
+        if (cached != null) {
+            return cached;
+        }
         long stamp = forgets.get();
         List<DirectoryEntry> page = store.readdirPlus(dir, after, limit);
         for (DirectoryEntry entry : page) {
             remember(entry.dentry(), stamp);
             remember(entry.inode(), stamp);
         }
+        rememberListing(dir, after, limit, page.stream().map(DirectoryEntry::dentry).toList(), stamp);
         return page;
+    }
+
+    /** A page of {@code dir} from its cached listing and inodes; null if any of them is not cached. */
+    private List<DirectoryEntry> cachedPage(long dir, String after, int limit) {
+        if (!(cache.getIfPresent(new ListingKey(dir)) instanceof Listing listing)) {
+            return null;
+        }
+        List<Dentry> names = listing.page(after, limit);
+        if (names == null) {
+            return null;
+        }
+        List<DirectoryEntry> page = new ArrayList<>(names.size());
+        for (Dentry dentry : names) {
+            if (!(cache.getIfPresent(new InodeKey(dentry.ino())) instanceof Inode inode)) {
+                return null;
+            }
+            page.add(new DirectoryEntry(dentry, inode));
+        }
+        return page;
+    }
+
+    /** Keeps a page that is a whole directory (the first and the last) as its listing. */
+    private void rememberListing(long dir, String after, int limit, List<Dentry> page, long stamp) {
+        if (after == null && page.size() < limit && page.size() <= LISTING_ENTRIES) {
+            put(new ListingKey(dir), new Listing(List.copyOf(page)), stamp);
+        }
     }
 
     // ---- changes: pass through, then bring the cache along -------------------------------------
@@ -510,7 +595,9 @@ public final class CachedMetaStore implements MetaStore {
 
     private void forgetInode(long ino) {
         forget(new InodeKey(ino));
-        cache.invalidate(new XattrsKey(ino)); // the forget above already stopped pending puts
+        // The forget above already stopped pending puts of these.
+        cache.invalidate(new XattrsKey(ino));
+        cache.invalidate(new ListingKey(ino));
     }
 
     private void forgetEntry(long parent, String name) {

@@ -3,6 +3,7 @@ package io.strata.client.metacache;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.meta.Dentry;
+import io.strata.meta.DirectoryEntry;
 import io.strata.meta.Inode;
 import io.strata.meta.MetaStore;
 import io.strata.meta.NewInode;
@@ -17,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -148,6 +150,19 @@ class CachedMetaStoreTest {
         }
     }
 
+    @Test
+    void aListingReadJustBeforeThisClientCreatedANameDoesNotHideIt() throws Exception {
+        try (HeldCall held = new HeldCall("readdirPlus")) {
+            CompletableFuture<List<DirectoryEntry>> racing = held.start(cached -> cached.readdirPlus(Inode.ROOT, null, 100));
+            held.awaitEngineAnswered();
+            held.cached.create(Inode.ROOT, "late", NewInode.file(0644, 0, 0, 1));
+            held.release();
+
+            assertThat(racing.get(5, TimeUnit.SECONDS)).isEmpty(); // it read before the create
+            assertThat(names(held.cached, Inode.ROOT)).containsExactly("late");
+        }
+    }
+
     /**
      * A client over the shared engine whose first call of one method is held between the
      * engine's answer and its return, so another call can be made in that window. The engine is real;
@@ -256,6 +271,132 @@ class CachedMetaStoreTest {
     }
 
     @Test
+    void aWholeDirectoryListedAgainWithinTheExpiryIsServedFromTheHeap() throws IOException {
+        CountingStore engine = new CountingStore(shared, true);
+        CachedMetaStore cached = new CachedMetaStore(engine.proxy(), 1000, EXPIRE, NEGATIVE, nanos::get);
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        for (int i = 0; i < 5; i++) {
+            first.create(dir.ino(), "f" + i, NewInode.file(0644, 0, 0, 1));
+        }
+        List<DirectoryEntry> listed = cached.readdirPlus(dir.ino(), null, 100);
+
+        assertThat(cached.readdirPlus(dir.ino(), null, 100)).isEqualTo(listed);
+        assertThat(cached.readdir(dir.ino(), "f1", 2)).extracting(Dentry::name).containsExactly("f2", "f3");
+        assertThat(engine.listings).hasValue(1);
+    }
+
+    @Test
+    void ownChangesToANameShowInTheNextListingAtOnce() throws IOException {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        Inode other = first.create(Inode.ROOT, "e", NewInode.directory(0755, 0, 0, 1));
+        first.create(dir.ino(), "a", NewInode.file(0644, 0, 0, 1));
+        first.create(dir.ino(), "b", NewInode.file(0644, 0, 0, 1));
+        first.readdirPlus(dir.ino(), null, 100);
+        first.readdirPlus(other.ino(), null, 100);
+
+        first.create(dir.ino(), "c", NewInode.file(0644, 0, 0, 1));
+        assertThat(names(first, dir)).containsExactly("a", "b", "c");
+        first.unlink(dir.ino(), "a", 2);
+        assertThat(names(first, dir)).containsExactly("b", "c");
+        first.rename(dir.ino(), "b", other.ino(), "moved", 3);
+        assertThat(names(first, dir)).containsExactly("c");
+        assertThat(names(first, other)).containsExactly("moved");
+    }
+
+    @Test
+    void anOwnChangeToAListedFileShowsInTheNextListingAtOnce() throws IOException {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        Inode file = first.create(dir.ino(), "f", NewInode.file(0644, 0, 0, 1));
+        first.readdirPlus(dir.ino(), null, 100);
+
+        first.setAttr(file.ino(), SetAttr.mode(0600, 2));
+
+        assertThat(first.readdirPlus(dir.ino(), null, 100)).singleElement()
+                .satisfies(entry -> assertThat(entry.inode().mode()).isEqualTo(0600));
+    }
+
+    @Test
+    void anotherClientsNewNameShowsInAListingOnceItExpires() throws IOException {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        first.create(dir.ino(), "a", NewInode.file(0644, 0, 0, 1));
+        assertThat(names(second, dir)).containsExactly("a");
+
+        first.create(dir.ino(), "b", NewInode.file(0644, 0, 0, 1));
+        assertThat(names(second, dir)).containsExactly("a"); // still trusted
+
+        advance(EXPIRE.plusMillis(1));
+        assertThat(names(second, dir)).containsExactly("a", "b");
+    }
+
+    @Test
+    void aListingWhoseInodesWereEvictedIsReadAgain() throws IOException {
+        CountingStore engine = new CountingStore(shared, true);
+        CachedMetaStore cached = new CachedMetaStore(engine.proxy(), 1000, EXPIRE, NEGATIVE, nanos::get);
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        Inode file = first.create(dir.ino(), "f", NewInode.file(0644, 0, 0, 1));
+        cached.readdirPlus(dir.ino(), null, 100);
+
+        first.setAttr(file.ino(), SetAttr.mode(0600, 2)); // another client's change
+        advance(EXPIRE.plusMillis(1));
+
+        assertThat(cached.readdirPlus(dir.ino(), null, 100)).singleElement()
+                .satisfies(entry -> assertThat(entry.inode().mode()).isEqualTo(0600));
+        assertThat(engine.listings).hasValue(2);
+    }
+
+    @Test
+    void aPartOfALargeDirectoryIsNotKeptAsItsListing() throws IOException {
+        CountingStore engine = new CountingStore(shared, true);
+        CachedMetaStore cached = new CachedMetaStore(engine.proxy(), 1000, EXPIRE, NEGATIVE, nanos::get);
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        for (int i = 0; i < 3; i++) {
+            first.create(dir.ino(), "f" + i, NewInode.file(0644, 0, 0, 1));
+        }
+
+        cached.readdir(dir.ino(), null, 2); // a first page, not the whole directory
+        cached.readdir(dir.ino(), null, 2);
+
+        assertThat(engine.listings).hasValue(2);
+    }
+
+    private static List<String> names(MetaStore store, Inode dir) throws IOException {
+        return names(store, dir.ino());
+    }
+
+    private static List<String> names(MetaStore store, long dir) throws IOException {
+        return store.readdirPlus(dir, null, 100).stream().map(entry -> entry.dentry().name()).toList();
+    }
+
+    /** An engine that counts the listings it was asked for, and says whether it reads a page with its inodes at once. */
+    private static final class CountingStore {
+        private final MetaStore engine;
+        private final boolean readdirPlusIsOneRead;
+        private final AtomicInteger listings = new AtomicInteger();
+
+        CountingStore(MetaStore engine, boolean readdirPlusIsOneRead) {
+            this.engine = engine;
+            this.readdirPlusIsOneRead = readdirPlusIsOneRead;
+        }
+
+        MetaStore proxy() {
+            return (MetaStore) Proxy.newProxyInstance(MetaStore.class.getClassLoader(), new Class<?>[] {MetaStore.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("readdirPlusIsOneRead")) {
+                            return readdirPlusIsOneRead;
+                        }
+                        if (method.getName().startsWith("readdir")) {
+                            listings.incrementAndGet();
+                        }
+                        try {
+                            return method.invoke(engine, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        }
+    }
+
+    @Test
     void aSecondMissInADirectoryReadsItSoTheNamesThatFollowAreServedFromTheHeap() throws IOException {
         Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
         for (int i = 0; i < 10; i++) {
@@ -316,22 +457,8 @@ class CachedMetaStoreTest {
 
     @Test
     void overAnEngineThatReadsEachEntryApartNoDirectoryIsReadAhead() throws IOException {
-        AtomicInteger listings = new AtomicInteger();
-        MetaStore perEntry = (MetaStore) Proxy.newProxyInstance(MetaStore.class.getClassLoader(),
-                new Class<?>[] {MetaStore.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("readdirPlusIsOneRead")) {
-                        return false;
-                    }
-                    if (method.getName().startsWith("readdir")) {
-                        listings.incrementAndGet();
-                    }
-                    try {
-                        return method.invoke(shared, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-        CachedMetaStore cached = new CachedMetaStore(perEntry, 1000, EXPIRE, NEGATIVE, nanos::get);
+        CountingStore perEntry = new CountingStore(shared, false);
+        CachedMetaStore cached = new CachedMetaStore(perEntry.proxy(), 1000, EXPIRE, NEGATIVE, nanos::get);
         Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
         for (int i = 0; i < 3; i++) {
             first.create(dir.ino(), "f" + i, NewInode.file(0644, 0, 0, 1));
@@ -340,7 +467,7 @@ class CachedMetaStoreTest {
         for (int i = 0; i < 3; i++) {
             assertThat(cached.lookup(dir.ino(), "f" + i)).isPresent();
         }
-        assertThat(listings).hasValue(0);
+        assertThat(perEntry.listings).hasValue(0);
     }
 
     @Test
