@@ -21,7 +21,9 @@ import io.strata.meta.dump.LoadTarget;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -37,14 +39,16 @@ import static java.util.Objects.requireNonNull;
  * changes at once. Other clients' changes show when entries expire. An inode's extended attribute
  * names are cached too, so that asking a file for an attribute it does not have (ls asks every file
  * for its ACL and its security label) needs no engine call; values, symlink targets and counters
- * pass straight through; listings warm the lookup entries.
+ * pass straight through; listings warm the lookup entries and the inodes.
  *
  * <p>A listing that read a whole directory (one page, the last) keeps its names as one entry
- * (weighed by its length), so listing the directory again within the expiry (a second find or ls -R,
- * a build walking its tree) reads nothing from the engine: a page is served from it when the inodes
- * of its entries are cached too, else read again. Every change to a directory's names (create,
- * link, unlink, rmdir, rename, a merged under-storage listing) also forgets the directory's inode,
- * and that forget drops its listing.
+ * (weighed by its length) instead of an entry per name, so listing the directory again within the
+ * expiry (a second find or ls -R, a build walking its tree) reads nothing from the engine: a page is
+ * served from it when the inodes of its entries are cached too, else read again. It answers lookups
+ * of the names it holds; a name it lacks is looked up as any other, so another client's new name
+ * shows to a lookup within the negative expiry, as without it. Every change to a directory's names
+ * (create, link, unlink, rmdir, rename, a merged under-storage listing) also forgets the directory's
+ * inode, and that forget drops its listing. Pages of larger directories warm a lookup entry per name.
  *
  * <p>A directory whose names miss the cache twice within the expiry is being scanned (ls -l, a
  * stat per file, a build tree walk): the second miss reads a page of the directory with its inodes
@@ -96,35 +100,44 @@ public final class CachedMetaStore implements MetaStore {
     /** A whole directory's names, in the engine's order. */
     private record ListingKey(long dir) implements Key {}
 
-    /** Every entry of a directory, as one listing read them; see the class comment. */
-    private record Listing(List<Dentry> entries) {
+    /**
+     * Every entry of a directory, in the order one listing read them, and where each name is in
+     * that order; see the class comment.
+     */
+    private record Listing(List<Dentry> entries, Map<String, Integer> positions) {
+        static Listing of(List<Dentry> entries) {
+            Map<String, Integer> positions = new HashMap<>(entries.size() * 4 / 3 + 1);
+            for (int i = 0; i < entries.size(); i++) {
+                positions.put(entries.get(i).name(), i);
+            }
+            return new Listing(List.copyOf(entries), positions);
+        }
+
         /**
-         * What it weighs against an entry of its own: the dentries are the ones the name entries
-         * hold (a reference each, 4 bytes, against ~160 bytes an entry), so 1 per 32 names.
+         * What it weighs against a cached inode (~170 bytes of heap): its dentries and their
+         * positions, ~50 bytes a name.
          */
         int weight() {
-            return 1 + entries.size() / 32;
+            return 1 + entries.size() / 4;
+        }
+
+        /** The entry called {@code name}, or null if the directory has none. */
+        Dentry find(String name) {
+            Integer at = positions.get(name);
+            return at == null ? null : entries.get(at);
         }
 
         /** Up to {@code limit} entries after the name {@code after}; null if that name is not listed. */
         List<Dentry> page(String after, int limit) {
             int from = 0;
             if (after != null) {
-                from = indexOf(after) + 1;
-                if (from == 0) {
+                Integer at = positions.get(after);
+                if (at == null) {
                     return null;
                 }
+                from = at + 1;
             }
             return entries.subList(from, (int) Math.min(entries.size(), (long) from + limit));
-        }
-
-        private int indexOf(String name) {
-            for (int i = 0; i < entries.size(); i++) {
-                if (entries.get(i).name().equals(name)) {
-                    return i;
-                }
-            }
-            return -1;
         }
     }
 
@@ -241,6 +254,12 @@ public final class CachedMetaStore implements MetaStore {
         if (cached instanceof Dentry dentry) {
             return Optional.of(dentry);
         }
+        if (cache.policy().getIfPresentQuietly(new ListingKey(parent)) instanceof Listing listing) {
+            Dentry listed = listing.find(name);
+            if (listed != null) {
+                return Optional.of(listed); // a name missing from it is looked up: the engine may have it by now
+            }
+        }
         long stamp = forgets.get();
         Object answered = store.readdirPlusIsOneRead() && scanning(parent) ? lookAhead(parent, name, stamp) : null;
         if (answered != null) {
@@ -301,8 +320,9 @@ public final class CachedMetaStore implements MetaStore {
         }
         long stamp = forgets.get();
         List<Dentry> page = store.readdir(dir, after, limit);
-        page.forEach(dentry -> remember(dentry, stamp));
-        rememberListing(dir, after, limit, page, stamp);
+        if (!rememberListing(dir, after, limit, page, stamp)) {
+            page.forEach(dentry -> remember(dentry, stamp));
+        }
         return page;
     }
 
@@ -314,11 +334,14 @@ public final class CachedMetaStore implements MetaStore {
         }
         long stamp = forgets.get();
         List<DirectoryEntry> page = store.readdirPlus(dir, after, limit);
+        List<Dentry> names = new ArrayList<>(page.size());
         for (DirectoryEntry entry : page) {
-            remember(entry.dentry(), stamp);
+            names.add(entry.dentry());
             remember(entry.inode(), stamp);
         }
-        rememberListing(dir, after, limit, page.stream().map(DirectoryEntry::dentry).toList(), stamp);
+        if (!rememberListing(dir, after, limit, names, stamp)) {
+            names.forEach(dentry -> remember(dentry, stamp));
+        }
         return page;
     }
 
@@ -341,11 +364,17 @@ public final class CachedMetaStore implements MetaStore {
         return page;
     }
 
-    /** Keeps a page that is a whole directory (the first and the last) as its listing. */
-    private void rememberListing(long dir, String after, int limit, List<Dentry> page, long stamp) {
-        if (after == null && page.size() < limit && page.size() <= LISTING_ENTRIES) {
-            put(new ListingKey(dir), new Listing(List.copyOf(page)), stamp);
+    /**
+     * Keeps a page that is a whole directory (the first and the last) as its listing, which then
+     * answers lookups of its names too; false for any other page, whose names the caller remembers
+     * one by one.
+     */
+    private boolean rememberListing(long dir, String after, int limit, List<Dentry> page, long stamp) {
+        if (after != null || page.size() >= limit || page.size() > LISTING_ENTRIES) {
+            return false;
         }
+        put(new ListingKey(dir), Listing.of(page), stamp);
+        return true;
     }
 
     // ---- changes: pass through, then bring the cache along -------------------------------------
