@@ -112,7 +112,9 @@ public final class S3Clients {
      * retries keep their own schedule; only the number of attempts and the base delay carry over.
      */
     private static CrtObjectClient crtClient(Options options) {
-        return new CrtObjectClient(options, credentials(options), region(options));
+        CrtObjectClient client = new CrtObjectClient(options, credentials(options), region(options));
+        CrtNativeLibrary.keepForNextStart(); // the CRT is loaded now, from the kept copy or the jar
+        return client;
     }
 
     private static RequestChecksumCalculation requestChecksums(Options options) {

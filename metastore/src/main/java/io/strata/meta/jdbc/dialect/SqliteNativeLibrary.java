@@ -1,5 +1,6 @@
 package io.strata.meta.jdbc.dialect;
 
+import io.strata.core.natives.LibraryCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteJDBCLoader;
@@ -7,13 +8,8 @@ import org.sqlite.util.LibraryLoaderUtil;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -50,21 +46,11 @@ final class SqliteNativeLibrary {
         if (System.getProperty(PATH_PROPERTY) != null || System.getProperty(NAME_PROPERTY) != null) {
             return; // the user's choice
         }
-        userCacheDirectory(System.getenv(), System.getProperty("user.home")).flatMap(SqliteNativeLibrary::cachedCopy)
+        LibraryCache.userDirectory(System.getenv(), System.getProperty("user.home")).flatMap(SqliteNativeLibrary::cachedCopy)
                 .ifPresent(library -> {
                     System.setProperty(PATH_PROPERTY, library.getParent().toString());
                     System.setProperty(NAME_PROPERTY, library.getFileName().toString());
                 });
-    }
-
-    /** {@code $XDG_CACHE_HOME/strata/native}, else {@code ~/.cache/strata/native}; empty without either. */
-    static Optional<Path> userCacheDirectory(Map<String, String> environment, String home) {
-        String xdg = environment.get("XDG_CACHE_HOME");
-        if (xdg != null && xdg.startsWith("/")) {
-            return Optional.of(Path.of(xdg, "strata", "native"));
-        }
-        return home == null || home.isEmpty() || home.equals("?") ? Optional.empty()
-                : Optional.of(Path.of(home, ".cache", "strata", "native"));
     }
 
     /**
@@ -79,21 +65,7 @@ final class SqliteNativeLibrary {
             return Optional.of(library);
         }
         try (InputStream in = SQLiteJDBCLoader.class.getResourceAsStream(resource)) {
-            if (in == null) {
-                return Optional.empty();
-            }
-            Files.createDirectories(library.getParent(), PosixFilePermissions.asFileAttribute(
-                    PosixFilePermissions.fromString("rwx------")));
-            Path partial = Files.createTempFile(library.getParent(), library.getFileName().toString(), ".partial");
-            try {
-                Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
-                Files.move(partial, library, StandardCopyOption.ATOMIC_MOVE);
-            } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException e) {
-                // another JVM moved its copy in first: the same bytes
-            } finally {
-                Files.deleteIfExists(partial);
-            }
-            return Files.isRegularFile(library) ? Optional.of(library) : Optional.empty();
+            return in != null && LibraryCache.keep(library, in) ? Optional.of(library) : Optional.empty();
         } catch (IOException | RuntimeException e) {
             log.debug("cannot keep sqlite-jdbc's native library in {}; it extracts its own: {}", root, e.toString());
             return Optional.empty();

@@ -10,7 +10,6 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
-import java.util.Map;
 import java.util.Optional;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -49,17 +48,6 @@ class SqliteNativeLibraryTest {
         Path notADirectory = Files.writeString(cache.resolve("file"), "x");
 
         assertEquals(Optional.empty(), SqliteNativeLibrary.cachedCopy(notADirectory.resolve("native")));
-    }
-
-    @Test
-    void theCacheIsTheUsersOwnNeverTheSharedTempDirectory() {
-        assertEquals(Optional.of(Path.of("/xdg/strata/native")),
-                SqliteNativeLibrary.userCacheDirectory(Map.of("XDG_CACHE_HOME", "/xdg"), "/home/u"));
-        assertEquals(Optional.of(Path.of("/home/u/.cache/strata/native")),
-                SqliteNativeLibrary.userCacheDirectory(Map.of(), "/home/u"));
-        assertEquals(Optional.of(Path.of("/home/u/.cache/strata/native")),
-                SqliteNativeLibrary.userCacheDirectory(Map.of("XDG_CACHE_HOME", "relative"), "/home/u"));
-        assertEquals(Optional.empty(), SqliteNativeLibrary.userCacheDirectory(Map.of(), null));
     }
 
     private static byte[] jarLibrary() throws IOException {
