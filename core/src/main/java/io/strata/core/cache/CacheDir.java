@@ -148,14 +148,17 @@ final class CacheDir {
      * True, once, when the bytes read from the page since it was stored here (or since this last
      * answered true for it) reach {@code threshold}; its count starts from zero again then.
      */
-    boolean takeHot(PageId id, long threshold) {
+    boolean takeHot(PageId id, long threshold, LongSupplier withinNs) {
         synchronized (lock) {
             Entry e = index.get(id);
             if (e == null || e.bytesRead < threshold) {
                 return false;
             }
+            long now = nanoClock.getAsLong();
+            boolean hot = now - e.heatSinceNs <= withinNs.getAsLong();
             e.bytesRead = 0;
-            return true;
+            e.heatSinceNs = now;
+            return hot;
         }
     }
 
@@ -368,7 +371,7 @@ final class CacheDir {
                 policy.onRemove(id);
                 throw e;
             }
-            index.put(id, new Entry(id, target, headerLength, dataLength));
+            index.put(id, new Entry(id, target, headerLength, dataLength, nanoClock.getAsLong()));
             used += need;
         }
         meters.fills.increment();
@@ -602,7 +605,8 @@ final class CacheDir {
                 continue;
             }
             PageId id = f.header.id();
-            index.put(id, new Entry(id, pathOf(id), f.header.headerLength(), f.header.dataLength()));
+            index.put(id, new Entry(id, pathOf(id), f.header.headerLength(), f.header.dataLength(),
+                    nanoClock.getAsLong()));
             used += f.header.fileLength();
             for (PageId evicted : policy.onInsert(id, f.header.fileLength())) {
                 removeLocked(evicted);
@@ -718,12 +722,15 @@ final class CacheDir {
         volatile PageFile.Header header;
         /** Bytes read since the page was stored or last found hot ({@link CacheDir#takeHot}). Guarded by the lock. */
         long bytesRead;
+        /** When that count started. Guarded by the lock. */
+        long heatSinceNs;
 
-        Entry(PageId id, Path path, int headerLength, int dataLength) {
+        Entry(PageId id, Path path, int headerLength, int dataLength, long storedNs) {
             this.id = id;
             this.path = path;
             this.headerLength = headerLength;
             this.dataLength = dataLength;
+            this.heatSinceNs = storedNs;
         }
 
         long fileLength() {

@@ -92,11 +92,12 @@ public final class DiskPageStore implements PageStore {
 
     /**
      * True, once, when the bytes read from the page since it was stored (or since this last
-     * answered true for it) reach {@code threshold}; false if it is not here.
+     * looked) reach {@code threshold} within {@code withinNs} nanoseconds; false if it is not here.
+     * Each time the count reaches the threshold it starts again, hot or not.
      */
-    boolean takeHot(PageId id, long threshold) {
+    boolean takeHot(PageId id, long threshold, LongSupplier withinNs) {
         for (CacheDir dir : dirs) {
-            if (dir.takeHot(id, threshold)) {
+            if (dir.takeHot(id, threshold, withinNs)) {
                 return true;
             }
         }

@@ -12,6 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.StampedLock;
 
+import java.util.function.LongSupplier;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -38,6 +40,7 @@ public final class MemoryPageStore implements PageStore {
     private final int maxSlots;
     private final EvictionPolicy policy;
     private final CacheMetrics.Tier meters;
+    private final LongSupplier nanoClock;
     /** Guards the policy, the free list, the slabs and every change to the index. */
     private final ReentrantLock lock = new ReentrantLock();
     /** Read without the lock by hits; changed only under it. */
@@ -52,6 +55,12 @@ public final class MemoryPageStore implements PageStore {
      * @param policy orders pages for eviction; this store owns it from here on
      */
     public MemoryPageStore(int pageSize, long capacityBytes, EvictionPolicy policy, CacheMetrics metrics) {
+        this(pageSize, capacityBytes, policy, metrics, System::nanoTime);
+    }
+
+    /** @param nanoClock when pages are read, for {@link #residenceNanos} */
+    public MemoryPageStore(int pageSize, long capacityBytes, EvictionPolicy policy, CacheMetrics metrics,
+                           LongSupplier nanoClock) {
         if (pageSize <= 0) {
             throw new IllegalArgumentException("page size must be positive: " + pageSize);
         }
@@ -64,6 +73,7 @@ public final class MemoryPageStore implements PageStore {
         this.maxSlots = (int) Math.min(Integer.MAX_VALUE, capacityBytes / pageSize);
         this.policy = requireNonNull(policy, "policy is null");
         this.meters = metrics.tier("memory");
+        this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
         metrics.gauges("memory", this);
     }
 
@@ -87,6 +97,7 @@ public final class MemoryPageStore implements PageStore {
             meters.misses.increment();
             return -1;
         }
+        slot.usedNs = nanoClock.getAsLong();
         meters.hits.increment();
         meters.bytesRead.increment(copied);
         return copied;
@@ -186,7 +197,7 @@ public final class MemoryPageStore implements PageStore {
     }
 
     /** Copies the page in under the slot's write lock, unless the slot was given away meanwhile. */
-    private static void fill(Slot slot, PageId id, ByteBuffer data) {
+    private void fill(Slot slot, PageId id, ByteBuffer data) {
         long stamp = slot.lock.writeLock();
         try {
             if (!id.equals(slot.owner)) {
@@ -195,6 +206,7 @@ public final class MemoryPageStore implements PageStore {
             slot.content = null;
             slot.view.duplicate().put(data.duplicate());
             slot.length = data.remaining();
+            slot.usedNs = nanoClock.getAsLong();
             slot.content = id;
         } finally {
             slot.lock.unlockWrite(stamp);
@@ -208,6 +220,24 @@ public final class MemoryPageStore implements PageStore {
             usedBytes -= slot.accounted;
             slot.owner = null;
             free.push(slot);
+        }
+    }
+
+    /**
+     * How long the page next in line for eviction has gone unread (or since it was stored): about how
+     * long a page stored now would stay. {@link Long#MAX_VALUE} while the tier has room.
+     */
+    public long residenceNanos() {
+        lock.lock();
+        try {
+            if (!free.isEmpty() || allocatedSlots < maxSlots) {
+                return Long.MAX_VALUE;
+            }
+            PageId victim = policy.victim();
+            Slot slot = victim == null ? null : index.get(victim);
+            return slot == null ? Long.MAX_VALUE : nanoClock.getAsLong() - slot.usedNs;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -309,6 +339,8 @@ public final class MemoryPageStore implements PageStore {
         /** The page whose bytes the slot holds in full, and their length; under the slot's write lock. */
         volatile PageId content;
         volatile int length;
+        /** When the page was stored or last read; a racy hint, for {@link #residenceNanos}. */
+        volatile long usedNs;
 
         Slot(ByteBuffer view) {
             this.view = view;

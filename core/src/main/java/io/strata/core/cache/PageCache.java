@@ -86,7 +86,7 @@ public final class PageCache implements Closeable {
                                  DiskSpace space, LongSupplier nanoClock) {
         MemoryPageStore memory = config.memoryBytes() > 0
                 ? new MemoryPageStore(config.pageSize(), config.memoryBytes(),
-                        EvictionPolicies.create(config.eviction(), config.memoryBytes()), metrics)
+                        EvictionPolicies.create(config.eviction(), config.memoryBytes()), metrics, nanoClock)
                 : null;
         DiskPageStore disk = config.dirs().isEmpty() ? null
                 : new DiskPageStore(config.dirs(), config.freeSpaceRatio(), config.eviction(), metrics, space, nanoClock);

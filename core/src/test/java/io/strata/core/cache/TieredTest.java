@@ -7,7 +7,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static io.strata.core.cache.AbstractPageStoreTest.PAGE;
 import static io.strata.core.cache.AbstractPageStoreTest.content;
@@ -24,9 +26,11 @@ class TieredTest {
     Path dir;
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     final CacheMetrics metrics = new CacheMetrics(registry);
-    final MemoryPageStore memory = new MemoryPageStore(PAGE, 2L * PAGE, EvictionPolicies.create("lru", 0), metrics);
+    final AtomicLong nanos = new AtomicLong();
+    final MemoryPageStore memory = new MemoryPageStore(PAGE, 2L * PAGE, EvictionPolicies.create("lru", 0), metrics,
+            nanos::get);
     final DiskPageStore disk = new DiskPageStore(List.of(new DiskPageStore.Dir(dir(), DiskPageStoreTest.quota(8))),
-            0.0, "lru", metrics, DiskSpace.SYSTEM, () -> 0L);
+            0.0, "lru", metrics, DiskSpace.SYSTEM, nanos::get);
     final TieredPageStore store = new TieredPageStore(memory, disk, Runnable::run, metrics);
 
     private Path dir() {
@@ -124,5 +128,56 @@ class TieredTest {
         read(store, page, 0, PAGE);
         assertEquals(PAGE, memory.length(page), "promoted again after the second full read");
         assertEquals(2, count("strata.cache.promotions", "memory"));
+    }
+
+    @Test
+    void aPageReadMoreSlowlyThanTheMemoryTierTurnsOverIsNotPromoted() {
+        for (int i = 0; i < 3; i++) { // the memory tier holds pages 1 and 2: page 0 is on disk only
+            store.put(id("f", i), page(id("f", i)));
+        }
+        PageId slow = id("f", 0);
+        advance(Duration.ofSeconds(1));
+        read(store, slow, 0, PAGE);
+        advance(Duration.ofMillis(500));
+        read(store, id("f", 1), 0, PAGE); // memory's pages are read: the tier keeps a page ~0.5 s
+        read(store, id("f", 2), 0, PAGE);
+        advance(Duration.ofMillis(500));
+
+        read(store, slow, 0, PAGE); // two pages' worth, but over 2 s
+
+        assertEquals(-1, memory.length(slow), "not promoted: it would have left memory before its next read");
+        assertEquals(0, count("strata.cache.promotions", "memory"));
+    }
+
+    @Test
+    void aPageReadFasterThanTheMemoryTierTurnsOverIsPromoted() {
+        for (int i = 0; i < 3; i++) {
+            store.put(id("f", i), page(id("f", i)));
+        }
+        PageId hot = id("f", 0);
+        advance(Duration.ofSeconds(2)); // memory's pages were stored 2 s ago and not read since
+        read(store, hot, 0, PAGE);
+        advance(Duration.ofMillis(100));
+
+        read(store, hot, 0, PAGE);
+
+        assertEquals(PAGE, memory.length(hot));
+    }
+
+    @Test
+    void whileTheMemoryTierHasRoomAPageReadTwiceIsPromotedHoweverSlowly() {
+        PageId page = id("f", 0);
+        store.put(id("f", 1), page(id("f", 1))); // one of the tier's two slots used
+        disk.put(page, page(page)); // on disk only
+        read(store, page, 0, PAGE);
+        advance(Duration.ofMinutes(10));
+
+        read(store, page, 0, PAGE);
+
+        assertEquals(PAGE, memory.length(page));
+    }
+
+    private void advance(Duration duration) {
+        nanos.addAndGet(duration.toNanos());
     }
 }
