@@ -261,10 +261,8 @@ class CachedMetaStoreTest {
     @Test
     void aWholeDirectoryListedAnswersLookupsOfItsNames() throws IOException {
         CountingStore engine = new CountingStore(shared, true);
-        CachedMetaStore cached = new CachedMetaStore(engine.proxy(), 1000, EXPIRE, NEGATIVE, nanos::get);
-        for (int i = 0; i < 5; i++) {
-            first.create(Inode.ROOT, "f" + i, NewInode.file(0644, 0, 0, 1));
-        }
+        CachedMetaStore cached = over(engine);
+        createFiles(Inode.ROOT, 5);
         cached.readdir(Inode.ROOT, null, 100);
 
         for (int i = 0; i < 5; i++) {
@@ -276,10 +274,8 @@ class CachedMetaStoreTest {
     @Test
     void aPageOfALargerDirectoryWarmsTheLookupsOfItsNames() throws IOException {
         CountingStore engine = new CountingStore(shared, true);
-        CachedMetaStore cached = new CachedMetaStore(engine.proxy(), 1000, EXPIRE, NEGATIVE, nanos::get);
-        for (int i = 0; i < 5; i++) {
-            first.create(Inode.ROOT, "f" + i, NewInode.file(0644, 0, 0, 1));
-        }
+        CachedMetaStore cached = over(engine);
+        createFiles(Inode.ROOT, 5);
         cached.readdirPlus(Inode.ROOT, null, 3);
 
         for (int i = 0; i < 3; i++) {
@@ -302,11 +298,9 @@ class CachedMetaStoreTest {
     @Test
     void aWholeDirectoryListedAgainWithinTheExpiryIsServedFromTheHeap() throws IOException {
         CountingStore engine = new CountingStore(shared, true);
-        CachedMetaStore cached = new CachedMetaStore(engine.proxy(), 1000, EXPIRE, NEGATIVE, nanos::get);
+        CachedMetaStore cached = over(engine);
         Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
-        for (int i = 0; i < 5; i++) {
-            first.create(dir.ino(), "f" + i, NewInode.file(0644, 0, 0, 1));
-        }
+        createFiles(dir.ino(), 5);
         List<DirectoryEntry> listed = cached.readdirPlus(dir.ino(), null, 100);
 
         assertThat(cached.readdirPlus(dir.ino(), null, 100)).isEqualTo(listed);
@@ -360,7 +354,7 @@ class CachedMetaStoreTest {
     @Test
     void aListingWhoseInodesWereEvictedIsReadAgain() throws IOException {
         CountingStore engine = new CountingStore(shared, true);
-        CachedMetaStore cached = new CachedMetaStore(engine.proxy(), 1000, EXPIRE, NEGATIVE, nanos::get);
+        CachedMetaStore cached = over(engine);
         Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
         Inode file = first.create(dir.ino(), "f", NewInode.file(0644, 0, 0, 1));
         cached.readdirPlus(dir.ino(), null, 100);
@@ -376,16 +370,26 @@ class CachedMetaStoreTest {
     @Test
     void aPartOfALargeDirectoryIsNotKeptAsItsListing() throws IOException {
         CountingStore engine = new CountingStore(shared, true);
-        CachedMetaStore cached = new CachedMetaStore(engine.proxy(), 1000, EXPIRE, NEGATIVE, nanos::get);
+        CachedMetaStore cached = over(engine);
         Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
-        for (int i = 0; i < 3; i++) {
-            first.create(dir.ino(), "f" + i, NewInode.file(0644, 0, 0, 1));
-        }
+        createFiles(dir.ino(), 3);
 
         cached.readdir(dir.ino(), null, 2); // a first page, not the whole directory
         cached.readdir(dir.ino(), null, 2);
 
         assertThat(engine.listings()).isEqualTo(2);
+    }
+
+    /** A client over {@code engine}, with the tests' expiries and clock. */
+    private CachedMetaStore over(CountingStore engine) {
+        return new CachedMetaStore(engine.proxy(), 1000, EXPIRE, NEGATIVE, nanos::get);
+    }
+
+    /** Files f0 .. f(count - 1) in {@code dir}, made by the first client. */
+    private void createFiles(long dir, int count) throws IOException {
+        for (int i = 0; i < count; i++) {
+            first.create(dir, "f" + i, NewInode.file(0644, 0, 0, 1));
+        }
     }
 
     private static List<String> names(MetaStore store, Inode dir) throws IOException {
@@ -435,11 +439,9 @@ class CachedMetaStoreTest {
     @Test
     void aSecondMissInADirectoryReadsItSoTheNamesThatFollowAreServedFromTheHeap() throws IOException {
         CountingStore engine = new CountingStore(shared, true);
-        CachedMetaStore cached = new CachedMetaStore(engine.proxy(), 1000, EXPIRE, NEGATIVE, nanos::get);
+        CachedMetaStore cached = over(engine);
         Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
-        for (int i = 0; i < 10; i++) {
-            first.create(dir.ino(), "f" + i, NewInode.file(0644, 0, 0, 1));
-        }
+        createFiles(dir.ino(), 10);
 
         assertThat(cached.lookup(dir.ino(), "f0")).isPresent();
         assertThat(cached.lookup(dir.ino(), "f1")).isPresent();
@@ -496,11 +498,9 @@ class CachedMetaStoreTest {
     @Test
     void overAnEngineThatReadsEachEntryApartNoDirectoryIsReadAhead() throws IOException {
         CountingStore perEntry = new CountingStore(shared, false);
-        CachedMetaStore cached = new CachedMetaStore(perEntry.proxy(), 1000, EXPIRE, NEGATIVE, nanos::get);
+        CachedMetaStore cached = over(perEntry);
         Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
-        for (int i = 0; i < 3; i++) {
-            first.create(dir.ino(), "f" + i, NewInode.file(0644, 0, 0, 1));
-        }
+        createFiles(dir.ino(), 3);
 
         for (int i = 0; i < 3; i++) {
             assertThat(cached.lookup(dir.ino(), "f" + i)).isPresent();
