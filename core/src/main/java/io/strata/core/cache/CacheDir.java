@@ -146,7 +146,9 @@ final class CacheDir {
 
     /**
      * True, once, when the bytes read from the page since it was stored here (or since this last
-     * answered true for it) reach {@code threshold}; its count starts from zero again then.
+     * looked) reach {@code threshold} within {@code withinNs} nanoseconds. Each time the count
+     * reaches the threshold it starts from zero again, hot or not: a page read too slowly must
+     * earn its promotion anew.
      */
     boolean takeHot(PageId id, long threshold, LongSupplier withinNs) {
         synchronized (lock) {
