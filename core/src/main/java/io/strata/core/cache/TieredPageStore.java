@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.LongSupplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -42,10 +43,13 @@ public final class TieredPageStore implements PageStore {
     private final Executor promotions;
     private final CacheMetrics.Tier memoryMeters;
     private final ConcurrentHashMap<PageId, Boolean> promoting = new ConcurrentHashMap<>();
+    /** The window a disk page's reads must come within to be hot; asked only once they add up. */
+    private final LongSupplier residence;
 
     /** @param promotions where promotions run: the fill pool, or a direct executor in tests */
     public TieredPageStore(MemoryPageStore memory, DiskPageStore disk, Executor promotions, CacheMetrics metrics) {
         this.memory = requireNonNull(memory, "memory is null");
+        this.residence = memory::residenceNanos;
         this.disk = requireNonNull(disk, "disk is null");
         this.promotions = requireNonNull(promotions, "promotions is null");
         this.memoryMeters = metrics.tier("memory");
@@ -66,7 +70,7 @@ public final class TieredPageStore implements PageStore {
             return n;
         }
         n = disk.read(id, pageOffset, dst);
-        if (n >= 0 && disk.takeHot(id, (long) PROMOTE_AFTER_PAGES * id.pageSize(), memory::residenceNanos)) {
+        if (n >= 0 && disk.takeHot(id, (long) PROMOTE_AFTER_PAGES * id.pageSize(), residence)) {
             promote(id);
         }
         return n;

@@ -1,5 +1,8 @@
 package io.strata.core.natives;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -10,6 +13,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * The user's cache of native libraries: {@code $XDG_CACHE_HOME/strata/native}, else
@@ -17,6 +21,8 @@ import java.util.Optional;
  * temp directory, where another user could plant a library for the next JVM to load.
  */
 public final class LibraryCache {
+    private static final Logger log = LoggerFactory.getLogger(LibraryCache.class);
+
     private LibraryCache() {}
 
     /** {@code $XDG_CACHE_HOME/strata/native}, else {@code ~/.cache/strata/native}; empty without either. */
@@ -30,12 +36,31 @@ public final class LibraryCache {
     }
 
     /**
+     * {@code library}, written from the resource of {@code owner}'s jar that {@code resource} names
+     * unless it is there already (then {@code resource} is not even asked: naming it may be costly,
+     * the CRT runs {@code ldd}). Empty if the jar has no such resource or the library cannot be
+     * written; the dependency then extracts its own, as without this cache.
+     */
+    public static Optional<Path> keep(Path library, Class<?> owner, Supplier<String> resource) {
+        if (Files.isRegularFile(library)) {
+            return Optional.of(library);
+        }
+        try (InputStream in = owner.getResourceAsStream(resource.get())) {
+            return in != null && write(library, in) ? Optional.of(library) : Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            log.debug("cannot keep {} from the jar of {}; it is extracted as before: {}", library, owner.getName(),
+                    e.toString());
+            return Optional.empty();
+        }
+    }
+
+    /**
      * Writes {@code library} from {@code jarCopy} unless it is there already: under a temporary
      * name in the same directory, then moved into place, so no JVM ever loads a partial file (two
      * JVMs racing write the same bytes; the second move loses harmlessly). New directories are the
      * user's alone (0700). Returns whether the library is in place.
      */
-    public static boolean keep(Path library, InputStream jarCopy) throws IOException {
+    static boolean write(Path library, InputStream jarCopy) throws IOException {
         if (Files.isRegularFile(library)) {
             return true;
         }

@@ -37,7 +37,7 @@ class LibraryCacheTest {
     void aKeptLibraryHoldsTheJarsBytesInADirectoryOfTheUsersOwnWithNothingPartialLeft() throws IOException {
         Path library = cache.resolve("lib/1.0/libx.so");
 
-        assertTrue(LibraryCache.keep(library, new ByteArrayInputStream(new byte[] {1, 2, 3})));
+        assertTrue(LibraryCache.write(library, new ByteArrayInputStream(new byte[] {1, 2, 3})));
 
         assertArrayEquals(new byte[] {1, 2, 3}, Files.readAllBytes(library));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(library.getParent())));
@@ -50,7 +50,7 @@ class LibraryCacheTest {
     void aLibraryInPlaceIsNotWrittenAgain() throws IOException {
         Path library = Files.write(cache.resolve("libx.so"), new byte[] {1});
 
-        assertTrue(LibraryCache.keep(library, failingStream()));
+        assertTrue(LibraryCache.write(library, failingStream()));
         assertArrayEquals(new byte[] {1}, Files.readAllBytes(library));
     }
 
@@ -58,7 +58,7 @@ class LibraryCacheTest {
     void aCopyThatFailsLeavesNoLibraryBehind() throws IOException {
         Path library = cache.resolve("libx.so");
 
-        assertThrows(IOException.class, () -> LibraryCache.keep(library, failingStream()));
+        assertThrows(IOException.class, () -> LibraryCache.write(library, failingStream()));
         try (var left = Files.list(cache)) {
             assertEquals(List.of(), left.toList());
         }

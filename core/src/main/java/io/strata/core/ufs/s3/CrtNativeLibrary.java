@@ -1,13 +1,8 @@
 package io.strata.core.ufs.s3;
 
 import io.strata.core.natives.LibraryCache;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.crt.CRT;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -22,7 +17,6 @@ import java.util.Optional;
  * start extracts. Without the property (tests, the Hadoop adapter) nothing is kept.
  */
 final class CrtNativeLibrary {
-    private static final Logger log = LoggerFactory.getLogger(CrtNativeLibrary.class);
     static final String DIRECTORY_PROPERTY = "strata.crt.library.dir";
 
     private CrtNativeLibrary() {}
@@ -37,22 +31,11 @@ final class CrtNativeLibrary {
 
     /** The library in {@code directory}, copied from the jar if need be; empty if it cannot be. */
     static Optional<Path> keep(Path directory) {
-        Path library = directory.resolve(System.mapLibraryName(CRT.CRT_LIB_NAME));
-        if (Files.isRegularFile(library)) {
-            return Optional.of(library);
-        }
-        try {
-            String os = CRT.getOSIdentifier();
+        String name = System.mapLibraryName(CRT.CRT_LIB_NAME);
+        return LibraryCache.keep(directory.resolve(name), CRT.class, () -> {
+            String os = CRT.getOSIdentifier(); // an unknown platform throws: nothing is kept
             // Where the CRT itself looks in its jar (its ExtractLib): os/arch/C runtime/library.
-            String resource = "/" + os + "/" + CRT.getArchIdentifier() + "/" + CRT.getCRuntime(os) + "/"
-                    + library.getFileName();
-            try (InputStream in = CRT.class.getResourceAsStream(resource)) {
-                return in != null && LibraryCache.keep(library, in) ? Optional.of(library) : Optional.empty();
-            }
-        } catch (IOException | RuntimeException e) { // CRT.UnknownPlatformException is one of the latter
-            log.debug("cannot keep the CRT's native library in {}; the next start extracts it again: {}", directory,
-                    e.toString());
-            return Optional.empty();
-        }
+            return "/" + os + "/" + CRT.getArchIdentifier() + "/" + CRT.getCRuntime(os) + "/" + name;
+        });
     }
 }

@@ -1,14 +1,9 @@
 package io.strata.meta.jdbc.dialect;
 
 import io.strata.core.natives.LibraryCache;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteJDBCLoader;
 import org.sqlite.util.LibraryLoaderUtil;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -29,7 +24,6 @@ import java.util.Optional;
  * the jar, or the cache cannot be written, nothing is set and sqlite-jdbc extracts as before.
  */
 final class SqliteNativeLibrary {
-    private static final Logger log = LoggerFactory.getLogger(SqliteNativeLibrary.class);
     static final String PATH_PROPERTY = "org.sqlite.lib.path";
     static final String NAME_PROPERTY = "org.sqlite.lib.name";
 
@@ -60,15 +54,7 @@ final class SqliteNativeLibrary {
     static Optional<Path> cachedCopy(Path root) {
         String resource = LibraryLoaderUtil.getNativeLibResourcePath() + "/" + LibraryLoaderUtil.getNativeLibName();
         // The resource path names the platform (e.g. /org/sqlite/native/Linux/x86_64), the version the build.
-        Path library = root.resolve(SQLiteJDBCLoader.getVersion() + resource);
-        if (Files.isRegularFile(library)) {
-            return Optional.of(library);
-        }
-        try (InputStream in = SQLiteJDBCLoader.class.getResourceAsStream(resource)) {
-            return in != null && LibraryCache.keep(library, in) ? Optional.of(library) : Optional.empty();
-        } catch (IOException | RuntimeException e) {
-            log.debug("cannot keep sqlite-jdbc's native library in {}; it extracts its own: {}", root, e.toString());
-            return Optional.empty();
-        }
+        return LibraryCache.keep(root.resolve(SQLiteJDBCLoader.getVersion() + resource), SQLiteJDBCLoader.class,
+                () -> resource);
     }
 }
