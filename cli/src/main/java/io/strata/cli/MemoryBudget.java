@@ -17,18 +17,16 @@ import java.lang.management.ManagementFactory;
  * @param heapMax the JVM's -Xmx
  * @param directMax the JVM's -XX:MaxDirectMemorySize (the heap's size when not set)
  * @param memoryTier the page store's memory tier (direct)
- * @param fuseBuffers the FUSE workers' request and reply buffers (direct)
+ * @param fuseBuffers the FUSE workers' buffers (direct), one each for a request and its reply
  * @param readahead the readahead's buffer budget (heap)
  */
 record MemoryBudget(long heapMax, long directMax, long memoryTier, long fuseBuffers, long readahead) {
-    /** Each FUSE worker's request and reply buffer (fuse=kernel). */
-    static final long FUSE_BUFFERS_PER_WORKER = 2L << 20;
     /** Direct memory kept for the S3 client's (Netty's) buffers. */
     static final long CLIENT_DIRECT = 32L << 20;
 
     static MemoryBudget of(Options options) {
         long fuse = FuseOptions.KERNEL.equals(options.get(FuseOptions.TRANSPORT))
-                ? options.get(FuseOptions.THREADS) * FUSE_BUFFERS_PER_WORKER : 0;
+                ? options.get(FuseOptions.THREADS) * FuseOptions.workerBufferBytes(options) : 0;
         return new MemoryBudget(Runtime.getRuntime().maxMemory(), maxDirectMemory(),
                 options.get(CacheOptions.MEMORY_SIZE).bytes(), fuse, options.get(ReadaheadOptions.BUFFER_SIZE).bytes());
     }

@@ -26,7 +26,7 @@ class MemoryBudgetTest {
         MemoryBudget defaults = budget(320 * MIB, 256 * MIB);
         assertThat(defaults.problem()).isNull();
         assertThat(defaults.memoryTier()).isEqualTo(64 * MIB);
-        assertThat(defaults.fuseBuffers()).isEqualTo(16 * 2 * MIB);
+        assertThat(defaults.fuseBuffers()).isEqualTo(16 * (MIB + 64 * 1024)); // one buffer per worker
         assertThat(defaults.readahead()).isEqualTo(128 * MIB);
         assertThat(defaults.describe()).contains("heap up to 320MiB", "direct up to 256MiB", "memory tier 64MiB",
                 "stays under 576MiB");

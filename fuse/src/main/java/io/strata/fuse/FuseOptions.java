@@ -4,6 +4,7 @@ import io.strata.core.conf.DataSize;
 import io.strata.core.conf.Option;
 import io.strata.core.conf.OptionGroup;
 import io.strata.core.conf.OptionType;
+import io.strata.core.conf.Options;
 
 import java.time.Duration;
 import java.util.List;
@@ -24,8 +25,8 @@ public final class FuseOptions implements OptionGroup {
 
     public static final Option<Integer> THREADS = Option.builder("fuse_threads", OptionType.INT)
             .defaultValue(16)
-            .doc("Worker threads serving FUSE requests (fuse=kernel); each owns a request and a reply"
-                    + " buffer of max_write and max_read bytes of direct memory.")
+            .doc("Worker threads serving FUSE requests (fuse=kernel); each owns one buffer of direct memory"
+                    + " for a request and then its reply (max_write plus 64KiB, or max_read if larger).")
             .check(i -> i >= 1 && i <= 1024, "from 1 to 1024")
             .build();
 
@@ -125,5 +126,10 @@ public final class FuseOptions implements OptionGroup {
     public List<Option<?>> options() {
         return List.of(TRANSPORT, THREADS, CLONE_FD, ATTR_TIMEOUT, ENTRY_TIMEOUT, NEGATIVE_TIMEOUT, KERNEL_CACHE,
                 AUTO_CACHE, DIRECT_IO, WRITEBACK_CACHE, XATTR, ALLOW_OTHER, MAX_READ, MAX_WRITE, UID, GID, UMASK);
+    }
+
+    /** The direct memory each FUSE worker owns (fuse=kernel): one buffer for a request and then its reply. */
+    public static long workerBufferBytes(Options options) {
+        return KernelTransport.workerBufferBytes(options);
     }
 }

@@ -36,7 +36,7 @@
  *       read larger than the whole budget is cut to it and comes back short (callers loop).</li>
  *   <li><b>moves its session on and reads ahead</b>: the second read of a stream makes it
  *       sequential with a 1 MiB window, which doubles each time the stream has read half a window,
- *       up to {@code max_readahead} (64 MiB; 0 turns readahead off). Whenever less than half the
+ *       up to {@code max_readahead} (16 MiB; 0 turns readahead off). Whenever less than half the
  *       window is fetched or in flight ahead of the stream, the rest is requested as parts of up
  *       to 8 MiB, each only if the budget has room right now: readahead never waits, it shrinks
  *       the window instead. A new session beyond the 8th evicts the least recently used one.</li>

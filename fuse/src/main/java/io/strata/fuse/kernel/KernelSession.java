@@ -115,12 +115,22 @@ public final class KernelSession implements AutoCloseable {
         watcher.start();
     }
 
+    /**
+     * The bytes of direct memory each worker owns: one buffer that takes the largest request (a
+     * WRITE of max_write bytes and its headers) and then the largest reply payload (max_read).
+     */
+    public static int workerBufferSize(int maxRead, int maxWrite) {
+        return Math.max(maxWrite + REQUEST_HEADROOM, maxRead);
+    }
+
     /** One worker: its own buffers, a request at a time, until the connection ends. */
     private void serve(FuseDevice own) throws IOException {
-        ByteBuffer in = ByteBuffer.allocateDirect(settings.maxWrite() + REQUEST_HEADROOM)
+        // One buffer for the request and then its reply's payload (Request#overwrite): direct
+        // memory is touched whole when allocated, so two per worker cost 2 MiB each of RSS.
+        ByteBuffer in = ByteBuffer.allocateDirect(workerBufferSize(settings.maxRead(), settings.maxWrite()))
                 .order(ByteOrder.nativeOrder());
         Request request = new Request(in);
-        Replies out = new Replies(own, Math.max(settings.maxRead(), settings.maxWrite()));
+        Replies out = new Replies(own, request);
         while (true) {
             int n = own.read(in);
             if (n < 0) {

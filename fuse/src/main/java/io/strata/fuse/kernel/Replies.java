@@ -7,10 +7,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * A worker's reply buffers and the writes that send them: a small buffer for the
- * {@code fuse_out_header} and the reply's fixed structs, a large one for payloads (file data,
- * directory entries, xattrs), gathered into one writev(2) as the protocol wants a reply whole.
- * Owned by one worker thread; never shared.
+ * A worker's replies and the writes that send them: a small buffer for the
+ * {@code fuse_out_header} and the reply's fixed structs, and payloads (file data, directory
+ * entries, xattrs) written over the request's own buffer ({@link Request#overwrite}), gathered
+ * into one writev(2) as the protocol wants a reply whole. Owned by one worker thread; never shared.
  */
 final class Replies {
     private static final Logger log = LoggerFactory.getLogger(Replies.class);
@@ -18,7 +18,10 @@ final class Replies {
 
     private final FuseDevice device;
     private final ByteBuffer head = ByteBuffer.allocateDirect(4096).order(ByteOrder.nativeOrder());
-    private final ByteBuffer data;
+    /** The worker's one request, whose buffer carries the payloads. */
+    private final Request request;
+    private final long payloadAddress;
+    private final int payloadCapacity;
     private final ByteBuffer iovec = ByteBuffer.allocateDirect(32).order(ByteOrder.nativeOrder());
     private final long headAddress = FuseDevice.address(head);
     private final long iovecAddress = FuseDevice.address(iovec);
@@ -26,9 +29,13 @@ final class Replies {
     private int lastErrno;
     private int lastPayload;
 
-    Replies(FuseDevice device, int dataCapacity) {
+    /** Replies to the requests decoded by {@code request}, whose buffer carries their payloads. */
+    Replies(FuseDevice device, Request request) {
         this.device = device;
-        this.data = ByteBuffer.allocateDirect(dataCapacity).order(ByteOrder.nativeOrder());
+        this.request = request;
+        ByteBuffer memory = request.overwrite(); // the same memory for every request; decode() resets the mark
+        this.payloadAddress = FuseDevice.address(memory);
+        this.payloadCapacity = memory.capacity();
     }
 
     /** The struct buffer, cleared and positioned after the header: put the reply's fixed part. */
@@ -38,15 +45,19 @@ final class Replies {
         return head;
     }
 
-    /** The payload buffer, cleared, limited to {@code size} bytes (at most its capacity). */
+    /**
+     * The payload buffer, cleared, limited to {@code size} bytes (at most its capacity). It is the
+     * request's buffer: read every argument before asking for it.
+     */
     ByteBuffer payload(int size) {
+        ByteBuffer data = request.overwrite();
         data.clear();
         data.limit(Math.min(size, data.capacity()));
         return data;
     }
 
     int payloadCapacity() {
-        return data.capacity();
+        return payloadCapacity;
     }
 
     /** Sends what was put after {@link #begin()}. */
@@ -56,13 +67,13 @@ final class Replies {
 
     /** Sends the fixed part put after {@link #begin()} followed by the payload's first {@code length} bytes. */
     void sendWithPayload(Request request, int length) {
-        write(request.unique(), 0, head.position(), FuseDevice.address(data), length);
+        write(request.unique(), 0, head.position(), payloadAddress, length);
     }
 
     /** Sends the payload's first {@code length} bytes as the whole reply body. */
     void sendPayload(Request request, int length) {
         head.clear();
-        write(request.unique(), 0, OUT_HEADER_SIZE, FuseDevice.address(data), length);
+        write(request.unique(), 0, OUT_HEADER_SIZE, payloadAddress, length);
     }
 
     void ok(Request request) {

@@ -8,9 +8,9 @@
  *       mount would write), else {@code fusermount3}, which mounts and passes the descriptor back
  *       over a socket (SCM_RIGHTS).</li>
  *   <li>{@link io.strata.fuse.kernel.KernelSession}: a fixed pool of worker threads, each with its
- *       own direct request buffer (max_write plus headers) and reply buffers, reading with
- *       read(2) and replying with one writev(2) per reply (header and payload gathered, never
- *       copied together). The pool is made once per mount: libfuse2's pool created and destroyed
+ *       own direct buffer (max_write plus headers) that takes a request and then its reply's
+ *       payload, reading with read(2) and replying with one writev(2) per reply (header and
+ *       payload gathered, never copied together). The pool is made once per mount: libfuse2's pool created and destroyed
  *       threads under load, each paying a JVM attach.</li>
  *   <li>{@link io.strata.fuse.kernel.Init}: negotiates the minor version (the kernel's, up to
  *       7.38) and the features: async reads and direct I/O, 1 MiB requests (max_pages),

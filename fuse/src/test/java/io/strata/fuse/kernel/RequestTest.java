@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Decoding requests as the kernel lays them out: fuse_in_header, then the operation's arguments. */
@@ -61,6 +62,32 @@ class RequestTest {
 
         assertTrue(request.decode(length));
         assertEquals("é€x", request.name());
+    }
+
+    @Test
+    void argumentsCannotBeReadOnceTheReplyPayloadOverwritesThem() {
+        int length = header(Opcode.READ, 40 + 40, 0);
+        buffer.putLong(40, 3).putLong(48, 4096).putInt(56, 8192);
+
+        assertTrue(request.decode(length));
+        assertEquals(3, request.u64());
+        ByteBuffer payload = request.overwrite();
+        payload.clear().putLong(0, -1);
+
+        assertThrows(IllegalStateException.class, request::u64);
+        assertThrows(IllegalStateException.class, () -> request.peekU32(16));
+    }
+
+    @Test
+    void theNextRequestIsReadableAfterAReplyPayload() {
+        header(Opcode.READ, 80, 0);
+        assertTrue(request.decode(80));
+        request.overwrite();
+
+        int length = header(Opcode.LOOKUP, 40 + 2, 0);
+        putName(40, "a");
+        assertTrue(request.decode(length));
+        assertEquals("a", request.name());
     }
 
     private int header(int opcode, int length, int extensionUnits) {
