@@ -166,15 +166,22 @@ public final class KernelSession implements AutoCloseable {
                 } else if (request.opcode() == Opcode.WRITE) {
                     largestWrite.accumulate(Integer.toUnsignedLong(request.peekU32(16)));
                 }
+                // The access log's text of the arguments is taken now: a reply's payload overwrites them.
+                String logged = stats.accessLog().active() && !ControlFiles.isControl(request.nodeId())
+                        ? RequestText.arguments(request) : null;
                 long start = System.nanoTime();
                 operations.serve(request, out);
-                served(request, out, System.nanoTime() - start);
+                served(request, out, System.nanoTime() - start, logged);
             }
         }
     }
 
-    /** Meters the request just answered, and logs it if anyone reads the access log. */
-    private void served(Request request, Replies out, long nanos) {
+    /**
+     * Meters the request just answered, and logs it with {@code logged}, its arguments, when
+     * anyone reads the access log. Reads of the control files are never logged (a reader of
+     * .accesslog would read its own reads), nor are requests that came before the log had a reader.
+     */
+    private void served(Request request, Replies out, long nanos, String logged) {
         String op = Opcode.name(request.opcode());
         int errno = out.lastErrno();
         stats.meters().served(op, errno, nanos);
@@ -187,10 +194,8 @@ public final class KernelSession implements AutoCloseable {
             stats.meters().written(Integer.toUnsignedLong(size));
             result = Integer.toUnsignedString(size);
         }
-        // Reads of the control files are not logged: a reader of .accesslog would read its own reads.
-        if (stats.accessLog().active() && !ControlFiles.isControl(request.nodeId())) {
-            stats.accessLog().record(request.uid(), request.gid(), request.pid(), op, RequestText.arguments(request),
-                    errno, result, nanos);
+        if (logged != null) {
+            stats.accessLog().record(request.uid(), request.gid(), request.pid(), op, logged, errno, result, nanos);
         }
     }
 
