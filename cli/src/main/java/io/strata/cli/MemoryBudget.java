@@ -17,7 +17,7 @@ import java.lang.management.ManagementFactory;
  * @param heapMax the JVM's -Xmx
  * @param directMax the JVM's -XX:MaxDirectMemorySize (the heap's size when not set)
  * @param memoryTier the page store's memory tier (direct)
- * @param fuseBuffers the FUSE workers' buffers (direct), one each for a request and its reply
+ * @param fuseBuffers the FUSE workers' buffers (direct): one per worker, for a request and then its reply
  * @param readahead the readahead's buffer budget (heap)
  */
 record MemoryBudget(long heapMax, long directMax, long memoryTier, long fuseBuffers, long readahead) {

@@ -126,7 +126,7 @@ public final class KernelSession implements AutoCloseable {
     /** One worker: its own buffers, a request at a time, until the connection ends. */
     private void serve(FuseDevice own) throws IOException {
         // One buffer for the request and then its reply's payload (Request#overwrite): direct
-        // memory is touched whole when allocated, so two per worker cost 2 MiB each of RSS.
+        // memory is zeroed, so resident, when allocated, and a second buffer cost each worker 1 MiB.
         ByteBuffer in = ByteBuffer.allocateDirect(workerBufferSize(settings.maxRead(), settings.maxWrite()))
                 .order(ByteOrder.nativeOrder());
         Request request = new Request(in);
