@@ -5,6 +5,7 @@ import io.strata.core.conf.Option;
 import io.strata.core.conf.OptionGroup;
 import io.strata.core.conf.OptionType;
 import io.strata.core.conf.Options;
+import io.strata.fuse.kernel.KernelSession;
 
 import java.time.Duration;
 import java.util.List;
@@ -130,6 +131,7 @@ public final class FuseOptions implements OptionGroup {
 
     /** The direct memory each FUSE worker owns (fuse=kernel): one buffer for a request and then its reply. */
     public static long workerBufferBytes(Options options) {
-        return KernelTransport.workerBufferBytes(options);
+        return KernelSession.workerBufferSize(KernelTransport.requestSize(options.get(MAX_READ)),
+                KernelTransport.requestSize(options.get(MAX_WRITE)));
     }
 }

@@ -67,13 +67,8 @@ final class KernelTransport implements FuseSession {
                 options.get(FuseOptions.CLONE_FD), options.get(FuseOptions.XATTR));
     }
 
-    /** The direct memory each worker of a mount with these options owns ({@link KernelSession#workerBufferSize}). */
-    static long workerBufferBytes(Options options) {
-        return KernelSession.workerBufferSize(requestSize(options.get(FuseOptions.MAX_READ)),
-                requestSize(options.get(FuseOptions.MAX_WRITE)));
-    }
-
-    private static int requestSize(DataSize size) {
+    /** A max_read or max_write as the kernel is asked for it: at most 1 MiB, whole pages. */
+    static int requestSize(DataSize size) {
         return (int) Math.min(size.bytes(), MAX_REQUEST) & ~4095;
     }
 
