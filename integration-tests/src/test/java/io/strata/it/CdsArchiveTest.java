@@ -8,17 +8,24 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The class-data sharing archive {@code bin/strata} makes at the end of a foreground mount: one
  * from a short session is kept as thin (mounts use it) and the next foreground mount makes another;
- * one from a long enough session stays. The archives go to a temporary STRATA_CDS_DIR.
+ * one from a long enough session stays. On JDK 25 and later the archive is an AOT cache. The
+ * archives go to a temporary STRATA_CDS_DIR.
  */
 class CdsArchiveTest {
     @TempDir
@@ -53,7 +60,7 @@ class CdsArchiveTest {
 
     private List<String> archiveFiles() throws IOException {
         try (Stream<Path> files = Files.list(cacheDir)) {
-            return files.map(p -> p.getFileName().toString().replaceAll("strata-[0-9-]+", "strata-KEY")).sorted().toList();
+            return files.map(p -> p.getFileName().toString().replaceAll("strata-[0-9]+-[0-9]+", "strata-KEY")).sorted().toList();
         }
     }
 
@@ -65,5 +72,45 @@ class CdsArchiveTest {
         environment.put("STRATA_CDS_MIN_SESSION", "0"); // every session counts as long enough
         mountAndUnmount();
         assertEquals(List.of("strata-KEY.jsa", "strata-KEY.jsa.lock"), archiveFiles());
+    }
+
+    @Test
+    void onJdk25AndLaterTheArchiveIsAnAotCacheThatLaterMountsUseQuietly() throws IOException {
+        Optional<Jdk> jdk = newestJdk();
+        assumeTrue(jdk.isPresent() && jdk.get().feature() >= 25, "no JDK 25 or later in /usr/lib/jvm");
+        environment.put("JAVA_HOME", jdk.get().home().toString());
+        environment.put("STRATA_CDS_MIN_SESSION", "0");
+        String aot = "strata-KEY-jdk" + jdk.get().feature() + ".aot";
+
+        mountAndUnmount();
+        assertEquals(List.of(aot, aot + ".lock"), archiveFiles());
+
+        mountAndUnmount();
+        String log = Files.readString(base.resolve("mount.log"));
+        assertFalse(log.contains("WARNING"), "the mount from the cache warned:\n" + log);
+        assertFalse(log.contains("AOTCache"), "the mount from the cache made another:\n" + log);
+    }
+
+    private record Jdk(Path home, int feature) {}
+
+    /** The newest JDK installed under /usr/lib/jvm, by the feature version its release file gives. */
+    private static Optional<Jdk> newestJdk() throws IOException {
+        Path jvms = Path.of("/usr/lib/jvm");
+        if (!Files.isDirectory(jvms)) {
+            return Optional.empty();
+        }
+        Pattern version = Pattern.compile("^JAVA_VERSION=\"(\\d+)", Pattern.MULTILINE);
+        try (Stream<Path> homes = Files.list(jvms)) {
+            return homes.filter(home -> Files.isExecutable(home.resolve("bin/java")) && Files.isRegularFile(home.resolve("release")))
+                    .flatMap(home -> {
+                        try {
+                            Matcher m = version.matcher(Files.readString(home.resolve("release")));
+                            return m.find() ? Stream.of(new Jdk(home, Integer.parseInt(m.group(1)))) : Stream.empty();
+                        } catch (IOException e) {
+                            return Stream.empty();
+                        }
+                    })
+                    .max(Comparator.comparingInt(Jdk::feature));
+        }
     }
 }

@@ -75,12 +75,16 @@ class CrtRequestsTest {
     void aListingLongerThanAPageIsReadPageByPage() throws IOException {
         int count = 1_001; // the under storage asks for pages of 1,000
         S3Location location = S3Location.parse(volume);
-        List<CompletableFuture<?>> puts = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            String key = location.key(String.format("many/f%05d", i));
-            puts.add(server.client().putObject(b -> b.bucket(location.bucket()).key(key), AsyncRequestBody.empty()));
+        // Seeded 50 PUTs at a time: a thousand at once through the SDK's Netty client once failed
+        // in CI with its own "Duplicate handler name: HttpStreamsClientHandler-body-subscriber".
+        for (int from = 0; from < count; from += 50) {
+            List<CompletableFuture<?>> puts = new ArrayList<>();
+            for (int i = from; i < Math.min(count, from + 50); i++) {
+                String key = location.key(String.format("many/f%05d", i));
+                puts.add(server.client().putObject(b -> b.bucket(location.bucket()).key(key), AsyncRequestBody.empty()));
+            }
+            CompletableFuture.allOf(puts.toArray(new CompletableFuture<?>[0])).join();
         }
-        CompletableFuture.allOf(puts.toArray(new CompletableFuture<?>[0])).join();
 
         List<String> listed = new ArrayList<>();
         ufs.list("many", status -> listed.add(status.name()));
