@@ -39,13 +39,18 @@ import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 import software.amazon.awssdk.utils.http.SdkHttpUtils;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -168,13 +173,96 @@ final class CrtObjectClient implements S3AsyncClient {
      * completes (the CRT reads them as it sends, and again for a retry). Completes with the ETag.
      */
     CompletableFuture<PutObjectResponse> putObject(PutObjectRequest request, ByteBuffer body) {
-        CompletableFuture<PutObjectResponse> result = new CompletableFuture<>();
-        String host = hostOf(request.bucket());
-        HttpHeader[] headers = {
-                new HttpHeader("Host", host),
-                new HttpHeader("Content-Length", Integer.toString(body.remaining()))};
+        return put("PutObject", request.bucket(), pathOf(request.bucket(), request.key()), body)
+                .thenApply(etag -> PutObjectResponse.builder().eTag(etag).build());
+    }
+
+    /**
+     * UploadPart of a region of a local file, read as the CRT sends it (again from the region's
+     * start for a retry); the file must stay as it is until the future completes. Completes with
+     * the part's ETag.
+     */
+    CompletableFuture<UploadPartResponse> uploadPart(UploadPartRequest request, FileRegionBody region) {
+        String path = uploadPartPath(request);
+        FileChannel file;
+        try {
+            file = FileChannel.open(region.file(), StandardOpenOption.READ);
+        } catch (IOException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        CompletableFuture<String> put = put("UploadPart", request.bucket(), path, region.length(),
+                new FileRegionStream(file, region.position(), region.length()));
+        put.whenComplete((etag, failure) -> closeQuietly(file));
+        return put.thenApply(etag -> UploadPartResponse.builder().eTag(etag).build());
+    }
+
+    /** UploadPart of {@code body}'s remaining bytes, on the terms of {@link #putObject}. Completes with the ETag. */
+    CompletableFuture<UploadPartResponse> uploadPart(UploadPartRequest request, ByteBuffer body) {
+        return put("UploadPart", request.bucket(), uploadPartPath(request), body)
+                .thenApply(etag -> UploadPartResponse.builder().eTag(etag).build());
+    }
+
+    private String uploadPartPath(UploadPartRequest request) {
+        return pathOf(request.bucket(), request.key()) + "?partNumber=" + request.partNumber()
+                + "&uploadId=" + SdkHttpUtils.urlEncode(request.uploadId());
+    }
+
+    private static void closeQuietly(FileChannel file) {
+        try {
+            file.close();
+        } catch (IOException ignored) {
+            // only read from: nothing is lost
+        }
+    }
+
+    /** A region of a file as a request body, read straight into the CRT's buffers. */
+    private static final class FileRegionStream implements HttpRequestBodyStream {
+        private final FileChannel file;
+        private final long start;
+        private final long length;
+        private long sent;
+
+        FileRegionStream(FileChannel file, long start, long length) {
+            this.file = file;
+            this.start = start;
+            this.length = length;
+        }
+
+        @Override
+        public boolean sendRequestBody(ByteBuffer out) {
+            try {
+                while (out.hasRemaining() && sent < length) {
+                    ByteBuffer window = out.remaining() > length - sent
+                            ? out.slice().limit((int) (length - sent)) : out.slice();
+                    int n = file.read(window, start + sent);
+                    if (n < 0) {
+                        throw new IOException("the staged file ended " + (length - sent) + " bytes short of its part");
+                    }
+                    out.position(out.position() + n);
+                    sent += n;
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e); // the CRT fails the request with it
+            }
+            return sent == length;
+        }
+
+        @Override
+        public boolean resetPosition() {
+            sent = 0;
+            return true;
+        }
+
+        @Override
+        public long getLength() {
+            return length;
+        }
+    }
+
+    /** A PUT of {@code body}'s remaining bytes to {@code pathAndQuery}; completes with the answer's ETag. */
+    private CompletableFuture<String> put(String operation, String bucket, String pathAndQuery, ByteBuffer body) {
         ByteBuffer source = body.slice().asReadOnlyBuffer();
-        HttpRequestBodyStream stream = new HttpRequestBodyStream() {
+        return put(operation, bucket, pathAndQuery, source.remaining(), new HttpRequestBodyStream() {
             @Override
             public boolean sendRequestBody(ByteBuffer out) {
                 int n = Math.min(out.remaining(), source.remaining());
@@ -193,11 +281,21 @@ final class CrtObjectClient implements S3AsyncClient {
             public long getLength() {
                 return source.capacity();
             }
-        };
+        });
+    }
+
+    /** A PUT of {@code length} bytes from {@code stream} to {@code pathAndQuery}; completes with the answer's ETag. */
+    private CompletableFuture<String> put(String operation, String bucket, String pathAndQuery, long length,
+                                          HttpRequestBodyStream stream) {
+        CompletableFuture<String> result = new CompletableFuture<>();
+        String host = hostOf(bucket);
+        HttpHeader[] headers = {
+                new HttpHeader("Host", host),
+                new HttpHeader("Content-Length", Long.toString(length))};
         S3MetaRequest meta = client.makeMetaRequest(new S3MetaRequestOptions()
                 .withMetaRequestType(S3MetaRequestOptions.MetaRequestType.DEFAULT)
-                .withOperationName("PutObject")
-                .withHttpRequest(new HttpRequest("PUT", pathOf(request.bucket(), request.key()), headers, stream))
+                .withOperationName(operation)
+                .withHttpRequest(new HttpRequest("PUT", pathAndQuery, headers, stream))
                 .withEndpoint(targetOf(host))
                 .withResponseHandler(new S3MetaRequestResponseHandler() {
                     private volatile String etag;
@@ -214,7 +312,7 @@ final class CrtObjectClient implements S3AsyncClient {
                     @Override
                     public void onFinished(S3FinishedResponseContext context) {
                         if (context.getErrorCode() == CRT.AWS_CRT_SUCCESS) {
-                            result.complete(PutObjectResponse.builder().eTag(etag).build());
+                            result.complete(etag);
                         } else {
                             result.completeExceptionally(failureOf(context, "PUT"));
                         }

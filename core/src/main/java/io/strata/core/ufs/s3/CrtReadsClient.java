@@ -16,6 +16,8 @@ import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
+import software.amazon.awssdk.services.s3.model.UploadPartRequest;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 
 import java.nio.ByteBuffer;
@@ -44,7 +46,11 @@ import static java.util.Objects.requireNonNull;
  * again through Netty, whose timeouts and retries then apply, as they do to every other request;
  * likewise a PUT of at most {@value #CRT_PUT_LIMIT} bytes that has not been answered by then
  * (sending it again is harmless: the same bytes under the same key), and a HEAD, LIST or DELETE
- * likewise.
+ * likewise. Upload parts go through the CRT too, a staged file's read from the file as they are
+ * sent ({@link FileRegionBody}), a streaming upload's from its buffer ({@link BufferBody}), with as
+ * much more time as sending the part at {@value
+ * #SLOWEST_UPLOAD} bytes a second takes (the answer comes after the body): through the SDK each
+ * part ran its Java pipeline on Netty (docs/PERFORMANCE.md).
  *
  * <p>The CRT client is built on a thread of its own (loading its native library takes ~0.1 s)
  * while the Netty client is built: a request waits for the CRT client's build rather than take
@@ -56,6 +62,8 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
 
     /** The largest PUT sent through the CRT: its answer is due within the first-byte timeout. */
     static final int CRT_PUT_LIMIT = 1 << 20;
+    /** The upload rate, in bytes a second, below which a part sent through the CRT goes to Netty. */
+    static final int SLOWEST_UPLOAD = 1 << 20;
 
     private final CompletableFuture<CrtObjectClient> reads;
     private final boolean crtPuts;
@@ -63,6 +71,7 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
     private final ScheduledThreadPoolExecutor watchdogs;
     private final AtomicLong crtGets = new AtomicLong();
     private final AtomicLong crtPutCount = new AtomicLong();
+    private final AtomicLong crtPartCount = new AtomicLong();
     private final AtomicLong crtOthers = new AtomicLong();
     /** Cleared for good when a listing's body could not be read through the CRT client. */
     private volatile boolean crtListings = true;
@@ -141,9 +150,23 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         if (client == null || length == null || length > CRT_PUT_LIMIT) {
             return super.putObject(request, body);
         }
-        return collect(body, length.intValue()).thenCompose(bytes -> answered(client, crtPutCount,
+        return collect(body, length.intValue()).thenCompose(bytes -> answered(client, crtPutCount, firstByteTimeoutNanos,
                 crt -> crt.putObject(request, bytes),
                 () -> super.putObject(request, AsyncRequestBody.fromByteBuffer(bytes))));
+    }
+
+    @Override
+    public CompletableFuture<UploadPartResponse> uploadPart(UploadPartRequest request, AsyncRequestBody body) {
+        boolean sendable = body instanceof FileRegionBody || body instanceof BufferBody;
+        CrtObjectClient client = crtPuts && sendable ? readyCrtClient() : null;
+        if (client == null) {
+            return super.uploadPart(request, body);
+        }
+        long sending = TimeUnit.SECONDS.toNanos(1) * body.contentLength().orElseThrow() / SLOWEST_UPLOAD;
+        return answered(client, crtPartCount, firstByteTimeoutNanos + sending,
+                crt -> body instanceof FileRegionBody region ? crt.uploadPart(request, region)
+                        : crt.uploadPart(request, ((BufferBody) body).data()),
+                () -> super.uploadPart(request, body));
     }
 
     @Override
@@ -176,15 +199,15 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
     private <R> CompletableFuture<R> answered(Function<CrtObjectClient, CompletableFuture<R>> crtCall,
                                               Supplier<CompletableFuture<R>> nettyCall) {
         CrtObjectClient client = readyCrtClient();
-        return client == null ? nettyCall.get() : answered(client, crtOthers, crtCall, nettyCall);
+        return client == null ? nettyCall.get() : answered(client, crtOthers, firstByteTimeoutNanos, crtCall, nettyCall);
     }
 
     /**
      * Sends a request that may be sent twice through {@code client}, and through Netty instead
-     * when the CRT has not answered within the first-byte timeout (the answers are small, or a
+     * when the CRT has not answered within {@code timeoutNanos} (the answers are small, or a
      * PUT's acknowledgement: due whole by then); {@code sent} counts the CRT's requests.
      */
-    private <R> CompletableFuture<R> answered(CrtObjectClient client, AtomicLong sent,
+    private <R> CompletableFuture<R> answered(CrtObjectClient client, AtomicLong sent, long timeoutNanos,
                                               Function<CrtObjectClient, CompletableFuture<R>> crtCall,
                                               Supplier<CompletableFuture<R>> nettyCall) {
         sent.incrementAndGet();
@@ -195,7 +218,7 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
                 crt.cancel(true);
                 nettyCall.get().whenComplete((value, error) -> settle(result, value, error));
             }
-        }, firstByteTimeoutNanos, TimeUnit.NANOSECONDS);
+        }, timeoutNanos, TimeUnit.NANOSECONDS);
         crt.whenComplete((value, error) -> {
             if (crt.isCancelled()) {
                 return;
@@ -259,6 +282,11 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
     /** PUTs sent to the CRT client so far. For tests. */
     long crtPuts() {
         return crtPutCount.get();
+    }
+
+    /** Upload parts sent to the CRT client so far. For tests. */
+    long crtParts() {
+        return crtPartCount.get();
     }
 
     /** HEAD, LIST and DELETE requests sent to the CRT client so far. For tests. */

@@ -155,7 +155,7 @@ final class S3Objects {
     CompletableFuture<CompletedPart> uploadPart(String key, String uploadId, int partNumber, ByteBuffer data) {
         long length = data.remaining();
         return client.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(partNumber)
-                                .contentLength(length), AsyncRequestBody.fromByteBufferUnsafe(data))
+                                .contentLength(length), new BufferBody(data))
                 .thenApply(r -> CompletedPart.builder().partNumber(partNumber).eTag(r.eTag()).build());
     }
 
@@ -164,7 +164,7 @@ final class S3Objects {
                                                 long position, long length) {
         return client.uploadPart(b -> b.bucket(bucket).key(key).uploadId(uploadId).partNumber(partNumber)
                                 .contentLength(length),
-                        AsyncRequestBody.fromFile(f -> f.path(file).position(position).numBytesToRead(length)))
+                        new FileRegionBody(file, position, length))
                 .thenApply(r -> CompletedPart.builder().partNumber(partNumber).eTag(r.eTag()).build());
     }
 

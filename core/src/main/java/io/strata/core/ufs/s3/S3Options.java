@@ -140,13 +140,13 @@ public final class S3Options implements OptionGroup {
 
     public static final Option<Client> CLIENT = Option.builder("s3.client", CLIENT_TYPE)
             .defaultValue(Client.CRT)
-            .doc("The S3 client. crt (default): object reads (GETs), uploads of up to 1MiB (PUTs, with"
-                    + " s3.checksum=when_required), stats (HEAD), listings and deletes sent by the AWS Common Runtime's"
-                    + " S3 client directly (native HTTP, signing and retries, as mountpoint-s3 uses), multipart uploads"
-                    + " and copies through the SDK's async client on Netty; one not answered within s3.socket_timeout"
-                    + " moves to Netty. netty:"
-                    + " everything through Netty. crt reads and writes small files ~1.6x and reads large ones"
-                    + " ~30 % faster from a fresh mount (docs/PERFORMANCE.md).")
+            .doc("The S3 client. crt (default): object reads (GETs), uploads of up to 1MiB and the parts of"
+                    + " larger ones (PUTs, with s3.checksum=when_required), stats (HEAD), listings and deletes sent by"
+                    + " the AWS Common Runtime's S3 client directly (native HTTP, signing and retries, as mountpoint-s3"
+                    + " uses), the start and end of multipart uploads and copies through the SDK's async client on"
+                    + " Netty; one not answered within s3.socket_timeout (and a part within 1s per MiB more) moves to"
+                    + " Netty. netty: everything through Netty. crt reads and writes small files ~1.6x, reads large"
+                    + " ones ~30 % and writes them ~15 % faster from a fresh mount (docs/PERFORMANCE.md).")
             .build();
 
     public static final Option<Integer> MAX_CONNECTIONS = Option.builder("s3.max_connections", OptionType.INT)

@@ -1,9 +1,9 @@
 /**
  * The under storage over an S3 bucket prefix ({@code s3://bucket[/prefix]}). Requests go through
  * the AWS SDK v2's async client over Netty, and with {@code s3.client=crt} (the default) GETs,
- * small PUTs, HEADs, listings and deletes through the AWS Common Runtime's S3 client instead
- * ({@link io.strata.core.ufs.s3.CrtReadsClient}, {@link io.strata.core.ufs.s3.CrtObjectClient});
- * the Netty client is then built when a multipart upload or a copy first needs it
+ * small PUTs, upload parts, HEADs, listings and deletes through the AWS Common Runtime's S3 client
+ * instead ({@link io.strata.core.ufs.s3.CrtReadsClient}, {@link io.strata.core.ufs.s3.CrtObjectClient});
+ * the Netty client is then built when a multipart upload's start and end or a copy first needs it
  * ({@link io.strata.core.ufs.s3.DeferredS3AsyncClient}), so a session that sends none never builds it.
  *
  * <h2>Names</h2>

@@ -1,5 +1,6 @@
 package io.strata.core.ufs.s3;
 
+import io.strata.core.ufs.UfsFile;
 import io.strata.core.ufs.UfsStatus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -9,21 +10,26 @@ import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
+
 import java.io.IOException;
 import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import static io.strata.core.ufs.s3.S3UnderFileSystemSemanticsTest.randomBytes;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Stats, listings and deletes sent through the CRT client ({@link CrtObjectClient}, past the SDK)
- * give what the SDK gives: S3's answers read into the same types, keys decoded byte for byte.
+ * Stats, listings, deletes and upload parts sent through the CRT client ({@link CrtObjectClient},
+ * past the SDK) give what the SDK gives: S3's answers read into the same types, keys decoded byte
+ * for byte, objects stored whole.
  * Straight to the S3 server, no proxy: faults and the move to Netty are {@link S3FaultTest}'s.
  */
 class CrtRequestsTest {
@@ -119,5 +125,30 @@ class CrtRequestsTest {
 
         assertFalse(ufs.status("gone").isPresent());
         assertFalse(server.get(volume, "gone").isPresent());
+    }
+
+    @Test
+    void aStreamingUploadSendsItsPartsThroughTheCrtFromTheirBuffers() throws IOException {
+        byte[] data = randomBytes((int) (2.5 * S3Options.MIN_PART_SIZE), 4);
+
+        try (UfsFile file = ufs.create("streamed")) {
+            for (int at = 0; at < data.length; at += 1 << 20) {
+                file.write(ByteBuffer.wrap(data, at, Math.min(1 << 20, data.length - at)), at);
+            }
+        }
+
+        assertArrayEquals(data, server.get(volume, "streamed").orElseThrow());
+        assertTrue(s3.crtParts() >= 2, "parts through the CRT client: " + s3.crtParts());
+    }
+
+    @Test
+    void aStagedFileSendsItsPartsThroughTheCrtReadFromTheFile() throws IOException {
+        byte[] data = randomBytes((int) (2.5 * S3Options.MIN_PART_SIZE), 5);
+        Path file = Files.write(staging.resolve("staged"), data);
+
+        ufs.uploadFile(S3Location.parse(volume).key("staged"), file, "test");
+
+        assertArrayEquals(data, server.get(volume, "staged").orElseThrow());
+        assertEquals(3, s3.crtParts(), "parts through the CRT client");
     }
 }

@@ -138,6 +138,22 @@ class S3FaultTest {
     }
 
     @Test
+    void aStalledUploadPartIsAbandonedAndSentAgain() throws IOException {
+        byte[] data = randomBytes((int) (2 * PART + 1000), 10);
+        // Longer than the CRT's allowance for a part (the socket timeout, 1 s, and 1 s per MiB).
+        proxy.delay(Duration.ofSeconds(12)).first(1, "PUT", Fault.DELAY);
+        long start = System.nanoTime();
+        try (UfsFile file = ufs.create("parts")) {
+            file.write(ByteBuffer.wrap(data), 0);
+        }
+        assertTrue(System.nanoTime() - start < 12_000_000_000L, "waited for the stalled attempt");
+        assertArrayEquals(data, server.get(volume, "parts").orElseThrow());
+        if (s3 instanceof CrtReadsClient crt) {
+            assertTrue(crt.crtParts() >= 2, "the parts went to the CRT client first: " + crt.crtParts());
+        }
+    }
+
+    @Test
     void pastTheRetryBudgetAReadFailsInBoundedTimeAndReturnsNothing() throws IOException {
         server.put(volume, "f", randomBytes(1000, 3));
         // A socket timeout longer than the backoff of all attempts: with s3.client=crt a GET whose
