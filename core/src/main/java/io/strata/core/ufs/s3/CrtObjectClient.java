@@ -73,9 +73,10 @@ import static java.util.Objects.requireNonNull;
  * {@code DEFAULT} meta request): no split into parts, and none of the part buffers it reserves 16
  * at a time for a split GET.
  *
- * <p>Only {@link #getObject}, {@link #putObject}, and the body-less requests a stat, a listing and
- * a delete make ({@link #headObject}, {@link #listObjectsV2}, {@link #deleteObject}) are
- * implemented, for {@link CrtReadsClient}, which keeps the watchdogs and the move to Netty. A PUT carries no checksum header (the
+ * <p>Only {@link #getObject}, {@link #putObject}, {@code uploadPart} (from a buffer, or read from a
+ * file as it is sent), and the body-less requests a stat, a listing and a delete make ({@link
+ * #headObject}, {@link #listObjectsV2}, {@link #deleteObject}) are implemented, for {@link
+ * CrtReadsClient}, which keeps the watchdogs and the move to Netty. A PUT carries no checksum header (the
  * {@code when_required} default of {@code s3.checksum}; with {@code when_supported} PUTs stay on
  * the SDK). Responses become what the SDK would have given the transformer:
  * a {@link GetObjectResponse} from the headers and the body as a publisher; a status of 300 or more
