@@ -47,10 +47,10 @@ import static java.util.Objects.requireNonNull;
  * likewise a PUT of at most {@value #CRT_PUT_LIMIT} bytes that has not been answered by then
  * (sending it again is harmless: the same bytes under the same key), and a HEAD, LIST or DELETE
  * likewise. Upload parts go through the CRT too, a staged file's read from the file as they are
- * sent ({@link FileRegionBody}), a streaming upload's from its buffer ({@link BufferBody}), with as
- * much more time as sending the part at {@value
- * #SLOWEST_UPLOAD} bytes a second takes (the answer comes after the body): through the SDK each
- * part ran its Java pipeline on Netty (docs/PERFORMANCE.md).
+ * sent ({@link FileRegionBody}), a streaming upload's from its buffer ({@link BufferBody}), with
+ * as much more time as sending the part at {@value #SLOWEST_UPLOAD} bytes a second takes (the
+ * answer comes after the body): through the SDK each part ran its Java pipeline on Netty
+ * (docs/PERFORMANCE.md).
  *
  * <p>The CRT client is built on a thread of its own (loading its native library takes ~0.1 s)
  * while the Netty client is built: a request waits for the CRT client's build rather than take
