@@ -157,15 +157,16 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
 
     @Override
     public CompletableFuture<UploadPartResponse> uploadPart(UploadPartRequest request, AsyncRequestBody body) {
-        boolean sendable = body instanceof FileRegionBody || body instanceof BufferBody;
-        CrtObjectClient client = crtPuts && sendable ? readyCrtClient() : null;
+        Function<CrtObjectClient, CompletableFuture<UploadPartResponse>> crtCall =
+                body instanceof FileRegionBody region ? crt -> crt.uploadPart(request, region)
+                : body instanceof BufferBody buffer ? crt -> crt.uploadPart(request, buffer.data())
+                : null;
+        CrtObjectClient client = crtPuts && crtCall != null ? readyCrtClient() : null;
         if (client == null) {
             return super.uploadPart(request, body);
         }
         long sending = TimeUnit.SECONDS.toNanos(1) * body.contentLength().orElseThrow() / SLOWEST_UPLOAD;
-        return answered(client, crtPartCount, firstByteTimeoutNanos + sending,
-                crt -> body instanceof FileRegionBody region ? crt.uploadPart(request, region)
-                        : crt.uploadPart(request, ((BufferBody) body).data()),
+        return answered(client, crtPartCount, firstByteTimeoutNanos + sending, crtCall,
                 () -> super.uploadPart(request, body));
     }
 
