@@ -160,6 +160,8 @@ public final class CachedMetaStore implements MetaStore {
     private static final Boolean READ = Boolean.TRUE;
     /** Forgets so far: the stamp an engine call takes before it starts (see the class comment). */
     private final AtomicLong forgets = new AtomicLong();
+    /** Caffeine's upkeep, on the writing thread; once per page when a page is remembered. */
+    private final BatchedMaintenance maintenance = new BatchedMaintenance();
 
     /** A cached lookup that found nothing; its own, shorter expiry. */
     private static final Object ABSENT = new Object() {
@@ -177,9 +179,7 @@ public final class CachedMetaStore implements MetaStore {
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(maximumEntries)
                 .weigher((Key key, Object value) -> value instanceof Listing listing ? listing.weight() : 1)
-                // Maintenance on the calling thread: handing it to the common pool woke a thread per
-                // write, a futex call on every request (a fifth of a cold ls -lR's busy time).
-                .executor(Runnable::run)
+                .executor(maintenance)
                 .expireAfter(new Expiry<Key, Object>() {
                     @Override
                     public long expireAfterCreate(Key key, Object value, long currentTime) {
@@ -320,9 +320,11 @@ public final class CachedMetaStore implements MetaStore {
         }
         long stamp = forgets.get();
         List<Dentry> page = store.readdir(dir, after, limit);
-        if (!rememberListing(dir, after, limit, page, stamp)) {
-            page.forEach(dentry -> remember(dentry, stamp));
-        }
+        maintenance.batch(() -> {
+            if (!rememberListing(dir, after, limit, page, stamp)) {
+                page.forEach(dentry -> remember(dentry, stamp));
+            }
+        });
         return page;
     }
 
@@ -334,14 +336,16 @@ public final class CachedMetaStore implements MetaStore {
         }
         long stamp = forgets.get();
         List<DirectoryEntry> page = store.readdirPlus(dir, after, limit);
-        List<Dentry> names = new ArrayList<>(page.size());
-        for (DirectoryEntry entry : page) {
-            names.add(entry.dentry());
-            remember(entry.inode(), stamp);
-        }
-        if (!rememberListing(dir, after, limit, names, stamp)) {
-            names.forEach(dentry -> remember(dentry, stamp));
-        }
+        maintenance.batch(() -> {
+            List<Dentry> names = new ArrayList<>(page.size());
+            for (DirectoryEntry entry : page) {
+                names.add(entry.dentry());
+                remember(entry.inode(), stamp);
+            }
+            if (!rememberListing(dir, after, limit, names, stamp)) {
+                names.forEach(dentry -> remember(dentry, stamp));
+            }
+        });
         return page;
     }
 

@@ -20,10 +20,11 @@ import static java.util.Objects.requireNonNull;
  * A new object written from offset 0 onwards, uploaded as a multipart upload while it is written.
  *
  * <p>Bytes collect in a buffer for the current part (grown as needed, so a small file holds only
- * its own bytes); a full part is handed to the SDK and the writer goes on with the next. The part
- * size grows with the file ({@link PartSizes}). At most {@code concurrency} parts, and at most
- * {@code concurrency} first-part sizes of bytes, are in flight; a writer beyond that waits for one
- * to finish (backpressure, so memory stays bounded whatever the file size). The multipart upload
+ * its own bytes; from the second part on, part-sized at once); a full part is handed to the SDK
+ * and the writer goes on with the next. The part size grows with the file ({@link PartSizes}). At
+ * most {@code concurrency} parts, and at most {@code concurrency} first-part sizes of bytes, are in
+ * flight; a writer beyond that waits for one to finish (backpressure, so memory stays bounded
+ * whatever the file size). The multipart upload
  * is created with the first full part: a file that never fills one is a single PutObject at
  * {@link #finish()}.
  *
@@ -257,6 +258,12 @@ final class StreamingUpload {
 
     private void ensureCapacity(int needed, long partSize) {
         if (needed <= buffer.length) {
+            return;
+        }
+        if (uploadedAny()) {
+            // Past the first part the file is large and its parts are whole: a part-sized buffer
+            // at once, not one copied through every doubling (~1.9x its bytes, and as much garbage).
+            buffer = Arrays.copyOf(buffer, (int) partSize);
             return;
         }
         long grown = Math.max(needed, Math.max(INITIAL_BUFFER, (long) buffer.length * 2));
