@@ -112,6 +112,24 @@ final class Namespace {
         return inDirectory(parent, dataPath(parent), name);
     }
 
+    /**
+     * The entry {@code name} in directory {@code parentIno} refers to, or empty: {@link #childOf}
+     * then {@link #entry}, without building the directory's under-storage path unless its listing
+     * must be merged first. A lookup is the kernel's most frequent request, and the path is a walk
+     * up the tree, an inode read per ancestor.
+     */
+    Optional<Dentry> lookup(long parentIno, String name) throws IOException {
+        PathNames.checkName(name);
+        Inode parent = meta.getInode(parentIno);
+        if (!parent.isDirectory()) {
+            throw new FsException(FsError.ENOTDIR, "inode " + parentIno + " is not a directory");
+        }
+        if (needsSync(parent)) {
+            syncIfNeeded(parent, dataPath(parent));
+        }
+        return entry(parentIno, name);
+    }
+
     /** A name in a directory whose under-storage listing is merged, so the name's entry is known. */
     private ParentAndName inDirectory(Inode parent, String parentPath, String name) throws IOException {
         syncIfNeeded(parent, parentPath);
@@ -139,10 +157,14 @@ final class Namespace {
      * of the file system.
      */
     Optional<Dentry> entry(ParentAndName child) throws IOException {
-        if (child.parentIno() == Inode.ROOT && child.name().equals(Sessions.RESERVED)) {
+        return entry(child.parentIno(), child.name());
+    }
+
+    private Optional<Dentry> entry(long parentIno, String name) throws IOException {
+        if (parentIno == Inode.ROOT && name.equals(Sessions.RESERVED)) {
             return Optional.empty();
         }
-        return meta.lookup(child.parentIno(), child.name());
+        return meta.lookup(parentIno, name);
     }
 
     /** Makes sure a directory's under-storage listing has been merged. */

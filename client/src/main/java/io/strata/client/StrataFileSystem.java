@@ -398,9 +398,11 @@ public final class StrataFileSystem implements AutoCloseable {
      * at the root is never found.
      */
     public Inode lookup(long parent, String name) throws IOException {
-        Namespace.ParentAndName target = namespace.childOf(parent, name);
-        Dentry entry = namespace.entry(target).orElseThrow(() -> FsException.notFound(shown(target)));
-        return attributes(meta.getInode(entry.ino()));
+        Optional<Dentry> entry = namespace.lookup(parent, name);
+        if (entry.isEmpty()) {
+            throw FsException.notFound(shown(namespace.childOf(parent, name)));
+        }
+        return attributes(meta.getInode(entry.get().ino()));
     }
 
     /** Streams a directory's entries, in pages, to {@code sink}. */
