@@ -124,10 +124,15 @@ final class Namespace {
         if (!parent.isDirectory()) {
             throw new FsException(FsError.ENOTDIR, "inode " + parentIno + " is not a directory");
         }
-        if (needsSync(parent)) {
-            syncIfNeeded(parent, dataPath(parent));
-        }
+        syncIfNeeded(parent);
         return entry(parentIno, name);
+    }
+
+    /** {@link #syncIfNeeded(Inode, String)}, building the directory's path only when it is merged. */
+    void syncIfNeeded(Inode dir) throws IOException {
+        if (needsSync(dir)) {
+            syncIfNeeded(dir, dataPath(dir));
+        }
     }
 
     /** A name in a directory whose under-storage listing is merged, so the name's entry is known. */

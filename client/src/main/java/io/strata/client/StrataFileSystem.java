@@ -434,7 +434,7 @@ public final class StrataFileSystem implements AutoCloseable {
             throw new FsException(FsError.ENOTDIR, "inode " + dir + " is not a directory");
         }
         if (after == null) {
-            namespace.syncIfNeeded(inode, namespace.dataPath(inode));
+            namespace.syncIfNeeded(inode);
         }
         if (dir != Inode.ROOT) {
             return dentries(meta.readdirPlus(dir, after, limit));
