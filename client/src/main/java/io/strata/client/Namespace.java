@@ -104,11 +104,7 @@ final class Namespace {
      * inode: the name is checked here, as {@link PathNames#split} checks a path's names.
      */
     ParentAndName childOf(long parentIno, String name) throws IOException {
-        PathNames.checkName(name);
-        Inode parent = meta.getInode(parentIno);
-        if (!parent.isDirectory()) {
-            throw new FsException(FsError.ENOTDIR, "inode " + parentIno + " is not a directory");
-        }
+        Inode parent = directoryFor(parentIno, name);
         return inDirectory(parent, dataPath(parent), name);
     }
 
@@ -119,13 +115,18 @@ final class Namespace {
      * up the tree, an inode read per ancestor.
      */
     Optional<Dentry> lookup(long parentIno, String name) throws IOException {
+        syncIfNeeded(directoryFor(parentIno, name));
+        return entry(parentIno, name);
+    }
+
+    /** The directory {@code parentIno}, for a name in it: the name checked, ENOTDIR for a non-directory. */
+    private Inode directoryFor(long parentIno, String name) throws IOException {
         PathNames.checkName(name);
         Inode parent = meta.getInode(parentIno);
         if (!parent.isDirectory()) {
             throw new FsException(FsError.ENOTDIR, "inode " + parentIno + " is not a directory");
         }
-        syncIfNeeded(parent);
-        return entry(parentIno, name);
+        return parent;
     }
 
     /** {@link #syncIfNeeded(Inode, String)}, building the directory's path only when it is merged. */

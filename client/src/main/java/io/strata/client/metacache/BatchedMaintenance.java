@@ -10,7 +10,7 @@ import java.util.concurrent.Executor;
  * listing with its inodes), once when the batch ends.
  *
  * <p>Why: run at once, every write paid a whole maintenance pass, and a page of a cold listing
- * writes one entry per name. In a cold {@code find} over 10,000 files the passes took 13 % of the
+ * writes one entry per name. In a cold {@code find} over 10,000 files the passes took 14 % of the
  * FUSE threads' time. Caffeine asks for a pass only when none is pending, so while one is held
  * back the batch's writes just queue in its write buffer (a full buffer is drained by the writer
  * itself), and the pass at the end takes them all. Handing passes to another thread instead (the
