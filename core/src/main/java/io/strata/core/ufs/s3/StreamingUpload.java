@@ -24,9 +24,8 @@ import static java.util.Objects.requireNonNull;
  * and the writer goes on with the next. The part size grows with the file ({@link PartSizes}). At
  * most {@code concurrency} parts, and at most {@code concurrency} first-part sizes of bytes, are in
  * flight; a writer beyond that waits for one to finish (backpressure, so memory stays bounded
- * whatever the file size). The multipart upload
- * is created with the first full part: a file that never fills one is a single PutObject at
- * {@link #finish()}.
+ * whatever the file size). The multipart upload is created with the first full part: a file that
+ * never fills one is a single PutObject at {@link #finish()}.
  *
  * <p>Writes may also land anywhere in the part still being filled (a rewrite of recent bytes, a
  * small hole), which stays in memory; anything before it is out of reach and the caller switches
@@ -41,6 +40,8 @@ import static java.util.Objects.requireNonNull;
  */
 final class StreamingUpload {
     private static final int INITIAL_BUFFER = 64 * 1024;
+    /** The longest array the JVM allocates everywhere (the JDK's own soft limit). */
+    private static final int LARGEST_ARRAY = Integer.MAX_VALUE - 8;
     private static final byte[] EMPTY = new byte[0];
 
     private final S3Objects objects;
@@ -260,7 +261,7 @@ final class StreamingUpload {
         if (needed <= buffer.length) {
             return;
         }
-        if (uploadedAny()) {
+        if (uploadedAny() && partSize <= LARGEST_ARRAY) {
             // Past the first part the file is large and its parts are whole: a part-sized buffer
             // at once, not one copied through every doubling (~1.9x its bytes, and as much garbage).
             buffer = Arrays.copyOf(buffer, (int) partSize);
