@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -18,7 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.strata.core.cache.AbstractPageStoreTest.PAGE;
@@ -30,6 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The disk tier's own promises: damaged pages are misses, restarts keep pages, bad directories are bypassed. */
@@ -171,6 +176,35 @@ class DiskTierTest {
         for (int i = 0; i < 5; i++) {
             assertArrayEquals(content(id("f", i), PAGE), read(second, id("f", i), 0, PAGE));
         }
+    }
+
+    /**
+     * A named pipe among the page files stalls the restore (opening it for reading waits for a
+     * writer), as a slow disk would: the store opens anyway, and the first read waits for the
+     * restore and then finds the page restored.
+     */
+    @Test
+    void openingDoesNotWaitForTheRestoreButTheFirstReadDoes() throws Exception {
+        Path dir = base.resolve("c");
+        PageId kept = id("f", 0);
+        DiskPageStore first = open(dir, 8);
+        first.put(kept, page(kept));
+        close(first);
+        Path pipe = dir.resolve("pages/00/stall.page");
+        Files.createDirectories(pipe.getParent());
+        Process mkfifo = new ProcessBuilder("mkfifo", pipe.toString()).inheritIO().start();
+        assertEquals(0, mkfifo.waitFor(), "mkfifo");
+
+        DiskPageStore second = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> open(dir, 8),
+                "the store's constructor waited for the stalled restore");
+        assertEquals(DiskPageStoreTest.quota(8), second.capacityBytes());
+        CompletableFuture<byte[]> reading = CompletableFuture.supplyAsync(() -> read(second, kept, 0, PAGE));
+        try (OutputStream writer = Files.newOutputStream(pipe)) {
+            writer.flush(); // the restore's open of the pipe returns; it reads nothing and drops the file
+        }
+        assertArrayEquals(content(kept, PAGE), reading.get(30, TimeUnit.SECONDS));
+        assertEquals(1, second.pageCount());
+        assertFalse(Files.exists(pipe));
     }
 
     @Test
