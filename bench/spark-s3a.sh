@@ -93,7 +93,7 @@ fi
 cleanup() { [ "$started_s3" = 1 ] && [ "${KEEP_S3:-0}" != 1 ] && "$harness/s3down.sh" >&2 || true; }
 trap cleanup EXIT
 s3cli s3api head-bucket --bucket "$bucket" >/dev/null 2>&1 || s3cli s3 mb "s3://$bucket" >&2
-delay=$(cat "$BENCH_STATE/delay_ms" 2>/dev/null || echo "?")
+delay=$(awk '{print $1}' "$BENCH_STATE/delay_ms" 2>/dev/null || echo "?") # "OUT BACK" since s3delay.sh took two
 
 # ---- the tables: generated locally by Spark, uploaded with the aws CLI (the big one's local copy
 # is kept for the floor row) ----

@@ -62,6 +62,11 @@ final class Sessions {
     private final String id;
     /** Kept inodes, by number: the name of their keep-alive link in this session's directory. */
     private final Map<Long, String> sustained = new ConcurrentHashMap<>();
+    /**
+     * Whether this session's directory was made in the under storage (by the first file it
+     * kept): a session that kept none costs the storage no request, at its start or its close.
+     */
+    private volatile boolean ownDirectoryMade;
 
     private Sessions(MetaStore meta, UnderFileSystem ufs, LongSupplier clock, Duration expire, long sessionsDir,
                      long own, String id) {
@@ -135,6 +140,7 @@ final class Sessions {
             ufs.mkdir(RESERVED);
             ufs.mkdir(RESERVED + "/" + SESSIONS);
             ufs.mkdir(ownPath());
+            ownDirectoryMade = true;
             meta.link(ino, own, link, clock.getAsLong());
         } catch (IOException | RuntimeException e) {
             sustained.remove(ino, link); // not kept: the last close must not look for the link
@@ -232,7 +238,9 @@ final class Sessions {
             release(ino).ifPresent(removed::add);
         }
         meta.rmdir(sessionsDir, id, clock.getAsLong());
-        ufs.deleteDirectory(ownPath());
+        if (ownDirectoryMade) {
+            ufs.deleteDirectory(ownPath());
+        }
         log.info("session {} closed", id);
         return removed;
     }

@@ -150,7 +150,14 @@ public final class StrataFileSystem implements AutoCloseable {
      * the metastore engine and the under storage ({@link MeteredMetaStore}, {@link MeteredUnderFileSystem}).
      */
     public static StrataFileSystem open(URI source, Options options, MeterRegistry meters) throws IOException {
+        return open(source, options, meters, StorageCheck.AT_OPEN);
+    }
+
+    /** The same, making sure of the under storage when {@code check} says. */
+    public static StrataFileSystem open(URI source, Options options, MeterRegistry meters, StorageCheck check)
+            throws IOException {
         requireNonNull(meters, "meters is null");
+        requireNonNull(check, "check is null");
         // Opening the under storage (over S3: building the client, then a first request that checks
         // the bucket, ~0.7 s of a fresh JVM's mount) and opening the metastore and the page cache
         // are independent: overlapped, a mount waits for the slowest of them, not for their sum.
@@ -166,10 +173,14 @@ public final class StrataFileSystem implements AutoCloseable {
             meta = MetaStores.open(metaUrl);
             bind(meta, uri, MetaStoreUrls.redact(metaUrl));
             dataCache = openDataCache(meta, VolumeFormat.withVolumePageSize(meta, options), uri, meters);
-            ufs = opening.await();
-            if (!ufs.uri().equals(uri)) {
-                ufs.close();
-                throw new IllegalStateException("the under storage opened as " + ufs.uri() + ", not " + uri);
+            if (check == StorageCheck.AT_FIRST_USE) {
+                ufs = new DeferredUnderFileSystem(opening, uri);
+            } else {
+                ufs = opening.await();
+                if (!ufs.uri().equals(uri)) {
+                    ufs.close();
+                    throw new IllegalStateException("the under storage opened as " + ufs.uri() + ", not " + uri);
+                }
             }
             ufs = new MeteredUnderFileSystem(ufs, meters);
         } catch (IOException | RuntimeException e) {

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
 
 /**
  * An under storage being opened on a thread of its own while the caller opens the rest of the
@@ -18,7 +19,7 @@ import java.util.concurrent.ExecutionException;
  */
 final class UfsOpening implements AutoCloseable {
     private final CompletableFuture<UnderFileSystem> opened = new CompletableFuture<>();
-    private boolean taken;
+    private volatile boolean taken;
 
     private UfsOpening() {}
 
@@ -61,6 +62,11 @@ final class UfsOpening implements AutoCloseable {
             }
             throw (Error) cause;
         }
+    }
+
+    /** Runs {@code action} with the storage once it is open (at once if it is), on the opening's thread. */
+    void whenOpened(Consumer<UnderFileSystem> action) {
+        opened.thenAccept(action);
     }
 
     /** Closes the storage unless the caller took it; waits for an opening still under way. */

@@ -8,6 +8,7 @@ import io.strata.core.fs.FsException;
 import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.XattrMode;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -225,6 +226,31 @@ class StrataFileSystemTest {
                 .hasMessageContaining("belongs to")
                 .hasMessageContaining("-o meta=");
         fs = StrataFileSystem.open(source.toUri(), sameMeta);
+    }
+
+    @Test
+    void openedForFirstUseTheVolumeAnswersFromTheMetastoreAndFailsOnlyWhatNeedsTheStorage(@TempDir Path away)
+            throws IOException {
+        Files.createDirectories(source.resolve("a"));
+        Files.writeString(source.resolve("a/c.txt"), "hello");
+        assertThat(names("/a")).containsExactly("c.txt");
+        fs.close();
+        Path moved = away.resolve("moved");
+        Files.move(source, moved);
+        try {
+            assertThatThrownBy(() -> StrataFileSystem.open(source.toUri(), options()))
+                    .hasMessageContaining("under storage directory does not exist");
+
+            fs = StrataFileSystem.open(source.toUri(), options(), new SimpleMeterRegistry(), StorageCheck.AT_FIRST_USE);
+            assertThat(names("/a")).containsExactly("c.txt");
+            assertThat(fs.getattr("/a/c.txt").size()).isEqualTo(5);
+            assertThatThrownBy(() -> read("/a/c.txt")).hasMessageContaining("under storage directory does not exist");
+            fs.close();
+        } finally {
+            Files.move(moved, source);
+        }
+        fs = StrataFileSystem.open(source.toUri(), options(), new SimpleMeterRegistry(), StorageCheck.AT_FIRST_USE);
+        assertThat(read("/a/c.txt")).isEqualTo("hello");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.strata.hadoop;
 
 import io.strata.client.Caller;
+import io.strata.client.StorageCheck;
 import io.strata.client.StrataFileSystem;
 import io.strata.client.VolumeFormat;
 import io.strata.client.VolumeOptions;
@@ -109,7 +110,9 @@ public class StrataHadoopFileSystem extends FileSystem implements IOStatisticsSo
                     + HadoopOptions.PREFIX + volumeName + ".meta to the URL given to 'strata format'");
         }
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        this.volume = StrataFileSystem.open(VolumeFormat.source(metaUrl), options, meters);
+        // Listings and stats come from the metastore: a job that only lists should not wait for the
+        // S3 client and its bucket check (S3A does not probe its bucket at initialize either).
+        this.volume = StrataFileSystem.open(VolumeFormat.source(metaUrl), options, meters, StorageCheck.AT_FIRST_USE);
         this.volumeStatistics = new VolumeStatistics(meters);
         String user = UserGroupInformation.getCurrentUser().getShortUserName();
         com.sun.security.auth.module.UnixSystem process = new com.sun.security.auth.module.UnixSystem();
