@@ -5,20 +5,18 @@ import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
 
 import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 
 /**
  * The encodings of the Redis metastore's values (see the header of {@link RedisKeys}): an inode
- * as the fields of its hash, a directory entry as a type letter and an inode number.
+ * as one packed value, a directory entry as a type letter and an inode number.
  */
 final class RedisCodec {
     private RedisCodec() {}
 
-    /** ls's letter for a type, as stored in i<ino>.type and in entries. */
+    /** ls's letter for a type, as stored first in i&lt;ino&gt; and in entries. */
     static char letter(InodeType type) {
         return switch (type) {
             case FILE -> 'f';
@@ -44,56 +42,115 @@ final class RedisCodec {
         };
     }
 
-    /** The fields of i<ino> for a new inode, as alternating names and values for HSET. */
-    static List<byte[]> fields(Inode inode, String symlinkTarget) {
-        List<byte[]> fields = new ArrayList<>(34);
-        add(fields, "type", String.valueOf(letter(inode.type())));
-        add(fields, "mode", inode.mode());
-        add(fields, "uid", inode.uid());
-        add(fields, "gid", inode.gid());
-        add(fields, "rdev", inode.rdev());
-        add(fields, "size", inode.size());
-        add(fields, "nlink", inode.nlink());
-        add(fields, "atime", inode.atimeNs());
-        add(fields, "mtime", inode.mtimeNs());
-        add(fields, "ctime", inode.ctimeNs());
-        add(fields, "parent", inode.parent());
-        add(fields, "name", inode.name());
-        add(fields, "synced", inode.syncedNs());
-        if (inode.ufsVersion() != null) {
-            add(fields, "ufs", inode.ufsVersion());
-        }
-        if (symlinkTarget != null) {
-            add(fields, "target", symlinkTarget);
-        }
-        return fields;
+    // The packed value of i<ino> (layout in RedisKeys' header): offsets from its start.
+    static final int TYPE = 0;
+    static final int FLAGS = 1;
+    static final int MODE = 2;
+    static final int UID = 6;
+    static final int GID = 10;
+    static final int NLINK = 14;
+    static final int SIZE = 18;
+    static final int RDEV = 26;
+    static final int ATIME = 34;
+    static final int MTIME = 42;
+    static final int CTIME = 50;
+    static final int PARENT = 58;
+    static final int SYNCED = 66;
+    /** The name's length (4 bytes), the name, the UFS version's length (4 bytes), the version, the target. */
+    static final int NAME = 74;
+    /** A flag: the inode has an x&lt;ino&gt; hash (any extended attribute). */
+    static final int HAS_XATTRS = 1;
+    /** A flag: the inode has a UFS version (an empty one is a version too). */
+    static final int HAS_UFS = 2;
+
+    /** An inode packed as i&lt;ino&gt;'s value; {@code symlinkTarget} null for all but symlinks. */
+    static byte[] pack(Inode inode, String symlinkTarget, boolean hasXattrs) {
+        byte[] name = RedisKeys.bytes(inode.name());
+        byte[] ufs = inode.ufsVersion() == null ? new byte[0] : RedisKeys.bytes(inode.ufsVersion());
+        byte[] target = symlinkTarget == null ? new byte[0] : RedisKeys.bytes(symlinkTarget);
+        ByteBuffer packed = ByteBuffer.allocate(NAME + 8 + name.length + ufs.length + target.length);
+        packed.put((byte) letter(inode.type()))
+                .put((byte) ((hasXattrs ? HAS_XATTRS : 0) | (inode.ufsVersion() != null ? HAS_UFS : 0)))
+                .putInt(inode.mode()).putInt(inode.uid()).putInt(inode.gid()).putInt(inode.nlink())
+                .putLong(inode.size()).putLong(inode.rdev()).putLong(inode.atimeNs()).putLong(inode.mtimeNs())
+                .putLong(inode.ctimeNs()).putLong(inode.parent()).putLong(inode.syncedNs())
+                .putInt(name.length).put(name).putInt(ufs.length).put(ufs).put(target);
+        return packed.array();
     }
 
-    /** An inode from its hash (HGETALL as a map). */
-    static Inode inode(long ino, Map<String, String> hash) throws IOException {
+    /** An inode from its packed value (a script's reply or GET). */
+    static Inode inode(long ino, Object reply) throws IOException {
+        if (!(reply instanceof byte[] packed) || packed.length == 0) {
+            throw new IOException("corrupt metastore: inode " + ino + " is missing");
+        }
+        return inode(ino, packed);
+    }
+
+    static Inode inode(long ino, byte[] packed) throws IOException {
         try {
-            return new Inode(ino, type(field(hash, "type", ino).charAt(0)), integer(hash, "mode", ino),
-                    integer(hash, "uid", ino), integer(hash, "gid", ino), number(hash, "atime", ino),
-                    number(hash, "mtime", ino), number(hash, "ctime", ino), integer(hash, "nlink", ino),
-                    number(hash, "size", ino), number(hash, "rdev", ino), number(hash, "parent", ino),
-                    field(hash, "name", ino), hash.get("ufs"), number(hash, "synced", ino));
-        } catch (NumberFormatException | IndexOutOfBoundsException e) {
-            throw new IOException("corrupt metastore: inode " + ino + " has a malformed field", e);
+            ByteBuffer in = ByteBuffer.wrap(packed);
+            InodeType type = type((char) in.get(TYPE));
+            int flags = in.get(FLAGS);
+            in.position(NAME);
+            String name = string(in, in.getInt());
+            int ufsLength = in.getInt();
+            String ufs = (flags & HAS_UFS) != 0 ? string(in, ufsLength) : null;
+            return new Inode(ino, type, in.getInt(MODE), in.getInt(UID), in.getInt(GID), in.getLong(ATIME),
+                    in.getLong(MTIME), in.getLong(CTIME), in.getInt(NLINK), in.getLong(SIZE), in.getLong(RDEV),
+                    in.getLong(PARENT), name, ufs, in.getLong(SYNCED));
+        } catch (IndexOutOfBoundsException | BufferUnderflowException e) {
+            throw new IOException("corrupt metastore: inode " + ino + " is truncated (" + packed.length + " bytes)", e);
         } catch (IllegalArgumentException e) {
             throw new IOException("corrupt metastore: inode " + ino + ": " + e.getMessage(), e);
         }
     }
 
-    /** An inode from a script's reply: the flat HGETALL list of names and values. */
-    static Inode inode(long ino, Object hgetall) throws IOException {
-        if (!(hgetall instanceof List<?> flat) || flat.isEmpty()) {
-            throw new IOException("corrupt metastore: inode " + ino + " is missing");
+    /** A symlink's target from its packed value: what follows the UFS version. */
+    static String target(byte[] packed) {
+        int ufs = NAME + 4 + ByteBuffer.wrap(packed).getInt(NAME);
+        int from = ufs + 4 + ByteBuffer.wrap(packed).getInt(ufs);
+        return new String(packed, from, packed.length - from, StandardCharsets.UTF_8);
+    }
+
+    static boolean hasXattrs(byte[] packed) {
+        return (packed[FLAGS] & HAS_XATTRS) != 0;
+    }
+
+    /** The packed value with another nlink (load's and fsck's repairs). */
+    static byte[] withNlink(byte[] packed, int nlink) {
+        byte[] copy = packed.clone();
+        ByteBuffer.wrap(copy).putInt(NLINK, nlink);
+        return copy;
+    }
+
+    /** The packed value with another primary link: the parent in place, the name spliced in. */
+    static byte[] withPrimary(byte[] packed, long parent, String name) {
+        byte[] newName = RedisKeys.bytes(name);
+        int oldLength = ByteBuffer.wrap(packed).getInt(NAME);
+        int rest = NAME + 4 + oldLength;
+        ByteBuffer out = ByteBuffer.allocate(packed.length - oldLength + newName.length);
+        out.put(packed, 0, NAME).putInt(NAME, newName.length).position(NAME + 4);
+        out.put(newName).put(packed, rest, packed.length - rest).putLong(PARENT, parent);
+        return out.array();
+    }
+
+    /** Eight bytes, big-endian: a time or size as the scripts splice it into a packed value. */
+    static byte[] u64(long value) {
+        return ByteBuffer.allocate(8).putLong(value).array();
+    }
+
+    /** Four bytes, big-endian: mode, uid or gid as the scripts splice it. */
+    static byte[] u32(int value) {
+        return ByteBuffer.allocate(4).putInt(value).array();
+    }
+
+    private static String string(ByteBuffer in, int length) {
+        if (length < 0 || length > in.remaining()) {
+            throw new IndexOutOfBoundsException("a string of " + length + " bytes");
         }
-        Map<String, String> hash = new HashMap<>();
-        for (int i = 0; i + 1 < flat.size(); i += 2) {
-            hash.put(string(flat.get(i)), string(flat.get(i + 1)));
-        }
-        return inode(ino, hash);
+        String value = new String(in.array(), in.position(), length, StandardCharsets.UTF_8);
+        in.position(in.position() + length);
+        return value;
     }
 
     /** An entry's value in d<dir>: the type letter, then the inode number. */
@@ -119,26 +176,5 @@ final class RedisCodec {
             return new String(bytes, StandardCharsets.UTF_8);
         }
         return reply == null ? null : reply.toString();
-    }
-
-    private static void add(List<byte[]> fields, String name, Object value) {
-        fields.add(RedisKeys.bytes(name));
-        fields.add(RedisKeys.bytes(value.toString()));
-    }
-
-    private static String field(Map<String, String> hash, String name, long ino) throws IOException {
-        String value = hash.get(name);
-        if (value == null) {
-            throw new IOException("corrupt metastore: inode " + ino + " has no " + name);
-        }
-        return value;
-    }
-
-    private static long number(Map<String, String> hash, String name, long ino) throws IOException {
-        return Long.parseLong(field(hash, name, ino));
-    }
-
-    private static int integer(Map<String, String> hash, String name, long ino) throws IOException {
-        return Integer.parseInt(field(hash, name, ino));
     }
 }

@@ -25,40 +25,18 @@ import static java.util.Objects.requireNonNull;
 /**
  * The source side of a dump of the Redis engine (the keys are in the header of {@link RedisKeys}).
  *
- * <p>A dump reads a directory page in two steps: its names and entries with one Lua script
- * ({@code dump_names.lua}: ZRANGEBYLEX and one HMGET), then the hashes and xattrs of the inodes
- * they name with one MULTI/EXEC of raw HGETALLs (decoded here without maps: a million inodes are
- * thirty million strings); {@value #PARALLELISM} pages are in flight at once on pooled
- * connections. Redis has no snapshot of a database short of a fork, so this is what a dump
- * guarantees: the inodes of one page, with their xattrs, are read at one instant, and the names
- * of the page at another just before. Pages are not consistent with each other: a change while
- * the dump runs may show in one page and not in another (a renamed entry in both directories or
- * in neither; a new hard link counted at one name and not at the first), and a name removed
- * between the two reads of its page is left out. Unmount every client for an exact backup; a load
+ * <p>A dump reads a directory page with one Lua script ({@code dump_names.lua}: ZRANGEBYLEX of
+ * the names, one HMGET of their entries, one MGET of the packed inodes, and HGETALL of x&lt;ino&gt;
+ * only for the inodes whose flag says they have xattrs); {@value #PARALLELISM} pages are in
+ * flight at once on pooled connections. Redis has no snapshot of a database short of a fork, so
+ * this is what a dump guarantees: a page, its names, inodes and xattrs, is read at one instant.
+ * Pages are not consistent with each other: a change while the dump runs may show in one page and
+ * not in another (a renamed entry in both directories or in neither; a new hard link counted at
+ * one name and not at the first). Unmount every client for an exact backup; a load
  * recomputes nlink and the counters either way, so what it loads is consistent.
  */
 final class RedisDumpSource implements DumpSource {
     static final int PARALLELISM = 4;
-
-    /** The fields of i&lt;ino&gt; a dump reads (RedisKeys' header); the constants below index them. */
-    private static final byte[][] FIELDS = {RedisKeys.bytes("type"), RedisKeys.bytes("mode"), RedisKeys.bytes("uid"), RedisKeys.bytes("gid"),
-        RedisKeys.bytes("rdev"), RedisKeys.bytes("size"), RedisKeys.bytes("nlink"), RedisKeys.bytes("atime"), RedisKeys.bytes("mtime"), RedisKeys.bytes("ctime"),
-        RedisKeys.bytes("parent"), RedisKeys.bytes("name"), RedisKeys.bytes("synced"), RedisKeys.bytes("ufs"), RedisKeys.bytes("target")};
-    private static final int TYPE = 0;
-    private static final int MODE = 1;
-    private static final int UID = 2;
-    private static final int GID = 3;
-    private static final int RDEV = 4;
-    private static final int SIZE = 5;
-    private static final int NLINK = 6;
-    private static final int ATIME = 7;
-    private static final int MTIME = 8;
-    private static final int CTIME = 9;
-    private static final int PARENT = 10;
-    private static final int NAME = 11;
-    private static final int SYNCED = 12;
-    private static final int UFS = 13;
-    private static final int TARGET = 14;
 
     private final JedisPooled jedis;
     private final String where;
@@ -68,7 +46,8 @@ final class RedisDumpSource implements DumpSource {
     RedisDumpSource(JedisPooled jedis, String where) {
         this.jedis = requireNonNull(jedis, "jedis is null");
         this.where = requireNonNull(where, "where is null");
-        this.script = RedisKeys.luaPrelude() + RedisScripts.resource("dump_names.lua");
+        this.script = RedisKeys.luaPrelude() + RedisScripts.resource("common.lua")
+                + RedisScripts.resource("dump_names.lua");
     }
 
     @Override
@@ -107,11 +86,11 @@ final class RedisDumpSource implements DumpSource {
             Response<Object> inode;
             Response<Object> xattrs;
             try (AbstractTransaction batch = jedis.multi()) {
-                inode = batch.sendCommand(Command.HGETALL, RedisKeys.bytes(RedisKeys.inode(Inode.ROOT)));
+                inode = batch.sendCommand(Command.GET, RedisKeys.bytes(RedisKeys.inode(Inode.ROOT)));
                 xattrs = batch.sendCommand(Command.HGETALL, RedisKeys.bytes(RedisKeys.xattrs(Inode.ROOT)));
                 batch.exec();
             }
-            DumpedInode root = node(Inode.ROOT, (List<?>) inode.get(), (List<?>) xattrs.get());
+            DumpedInode root = node(Inode.ROOT, (byte[]) inode.get(), (List<?>) xattrs.get());
             if (root == null) {
                 throw new IOException("corrupt metastore " + where + ": the root inode is missing");
             }
@@ -128,36 +107,30 @@ final class RedisDumpSource implements DumpSource {
             List<?> reply = (List<?>) evalsha(args);
             List<?> names = (List<?>) reply.get(0);
             List<?> entries = (List<?>) reply.get(1);
+            List<?> inodes = (List<?>) reply.get(2);
+            List<?> xattrs = (List<?>) reply.get(3);
             if (names.isEmpty()) {
                 return List.of();
             }
-            long[] inos = new long[names.size()];
-            for (int i = 0; i < inos.length; i++) {
-                String entry = RedisCodec.string(entries.get(i));
-                try {
-                    inos[i] = entry == null ? -1 : Long.parseLong(entry, 1, entry.length(), 10);
-                } catch (NumberFormatException | IndexOutOfBoundsException e) {
-                    throw new IOException("corrupt metastore " + where + ": entry '" + RedisCodec.string(names.get(i))
-                            + "' in directory " + dir + " is '" + entry + "'", e);
-                }
+            // {index from 1, flat HGETALL}, only for the inodes flagged as having xattrs
+            List<?>[] attributes = new List<?>[names.size()];
+            for (int i = 0; i + 1 < xattrs.size(); i += 2) {
+                attributes[Math.toIntExact((Long) xattrs.get(i)) - 1] = (List<?>) xattrs.get(i + 1);
             }
-            // the inodes and their xattrs, all read at one instant
-            // raw HGETALL replies: a flat list of names and values, decoded here without maps
-            List<Response<Object>> hashes = new ArrayList<>(inos.length);
-            List<Response<Object>> xattrs = new ArrayList<>(inos.length);
-            try (AbstractTransaction batch = jedis.multi()) {
-                for (long ino : inos) {
-                    hashes.add(ino < 0 ? null : batch.sendCommand(Command.HGETALL, RedisKeys.bytes(RedisKeys.inode(ino))));
-                    xattrs.add(ino < 0 ? null : batch.sendCommand(Command.HGETALL, RedisKeys.bytes(RedisKeys.xattrs(ino))));
-                }
-                batch.exec();
-            }
-            List<DumpEntry> page = new ArrayList<>(inos.length);
-            for (int i = 0; i < inos.length; i++) {
+            List<DumpEntry> page = new ArrayList<>(names.size());
+            for (int i = 0; i < names.size(); i++) {
                 String name = RedisCodec.string(names.get(i));
+                String entry = RedisCodec.string(entries.get(i));
+                long ino;
+                try {
+                    ino = entry == null ? -1 : Long.parseLong(entry, 1, entry.length(), 10);
+                } catch (NumberFormatException | IndexOutOfBoundsException e) {
+                    throw new IOException("corrupt metastore " + where + ": entry '" + name + "' in directory " + dir
+                            + " is '" + entry + "'", e);
+                }
                 // a name without an entry was removed between the two reads: the dump leaves it out
-                page.add(new DumpEntry(name, inos[i], inos[i] < 0 ? null
-                        : node(inos[i], (List<?>) hashes.get(i).get(), (List<?>) xattrs.get(i).get())));
+                page.add(new DumpEntry(name, ino, ino < 0 ? null
+                        : node(ino, (byte[]) inodes.get(i), attributes[i] == null ? List.of() : attributes[i])));
             }
             return page;
         });
@@ -182,35 +155,16 @@ final class RedisDumpSource implements DumpSource {
         }
     }
 
-    /** The inode from the flat HGETALL of its hash and of its xattrs, or null if it is gone. */
-    private DumpedInode node(long ino, List<?> hash, List<?> xattrs) throws IOException {
-        if (hash.isEmpty()) {
+    /** The inode from its packed value and the flat HGETALL of its xattrs, or null if it is gone. */
+    private DumpedInode node(long ino, byte[] packed, List<?> xattrs) throws IOException {
+        if (packed == null) {
             return null;
         }
-        byte[][] fields = new byte[FIELDS.length][];
-        for (int i = 0; i + 1 < hash.size(); i += 2) {
-            int index = field((byte[]) hash.get(i));
-            if (index >= 0) {
-                fields[index] = (byte[]) hash.get(i + 1);
-            }
-        }
-        List<byte[]> values = java.util.Arrays.asList(fields);
         Inode inode;
         try {
-            if (fields[TYPE] == null || fields[TYPE].length != 1) {
-                throw new IOException("corrupt metastore " + where + ": inode " + ino + " has no type");
-            }
-            inode = new Inode(ino, RedisCodec.type((char) fields[TYPE][0]), (int) number(values, MODE, ino),
-                    (int) number(values, UID, ino), (int) number(values, GID, ino), number(values, ATIME, ino),
-                    number(values, MTIME, ino), number(values, CTIME, ino), (int) number(values, NLINK, ino),
-                    number(values, SIZE, ino), number(values, RDEV, ino), number(values, PARENT, ino),
-                    string(values, NAME, ino), RedisCodec.string(fields[UFS]), number(values, SYNCED, ino));
-        } catch (IllegalArgumentException e) {
-            throw new IOException("corrupt metastore " + where + ": inode " + ino + ": " + e.getMessage(), e);
-        }
-        String target = RedisCodec.string(fields[TARGET]);
-        if (inode.type() == InodeType.SYMLINK && target == null) {
-            throw new IOException("corrupt metastore " + where + ": symlink " + ino + " has no target");
+            inode = RedisCodec.inode(ino, packed);
+        } catch (IOException e) {
+            throw new IOException("cannot dump " + where + ": " + e.getMessage(), e);
         }
         List<Xattr> attributes = List.of();
         if (!xattrs.isEmpty()) {
@@ -221,77 +175,8 @@ final class RedisDumpSource implements DumpSource {
             list.sort((a, b) -> Names.ORDER.compare(a.name(), b.name()));
             attributes = list;
         }
-        return new DumpedInode(inode, inode.type() == InodeType.SYMLINK ? target : null, attributes);
-    }
-
-    /**
-     * The index in {@link #FIELDS} of a field name, or -1 for a field a dump does not read:
-     * length and first letter tell the fields apart (the second letter for uid and ufs), one
-     * comparison confirms.
-     */
-    private static int field(byte[] name) {
-        if (name.length < 3) {
-            return -1;
-        }
-        int index = switch (name.length) {
-            case 3 -> name[0] == 'g' ? GID : name[0] == 'u' ? (name[1] == 'i' ? UID : UFS) : -1;
-            case 4 -> switch (name[0]) {
-                case 't' -> TYPE;
-                case 'm' -> MODE;
-                case 's' -> SIZE;
-                case 'n' -> NAME;
-                case 'r' -> RDEV;
-                default -> -1;
-            };
-            case 5 -> switch (name[0]) {
-                case 'n' -> NLINK;
-                case 'a' -> ATIME;
-                case 'm' -> MTIME;
-                case 'c' -> CTIME;
-                default -> -1;
-            };
-            case 6 -> switch (name[0]) {
-                case 'p' -> PARENT;
-                case 's' -> SYNCED;
-                case 't' -> TARGET;
-                default -> -1;
-            };
-            default -> -1;
-        };
-        return index >= 0 && java.util.Arrays.equals(FIELDS[index], name) ? index : -1;
-    }
-
-    private String string(List<byte[]> fields, int index, long ino) throws IOException {
-        byte[] value = fields.get(index);
-        if (value == null) {
-            throw new IOException("corrupt metastore " + where + ": inode " + ino + " has no "
-                    + RedisCodec.string(FIELDS[index]));
-        }
-        return RedisCodec.string(value);
-    }
-
-    /** A decimal number, parsed from its ASCII bytes: a million inodes hold fourteen million of them. */
-    private long number(List<byte[]> fields, int index, long ino) throws IOException {
-        byte[] digits = fields.get(index);
-        if (digits == null || digits.length == 0 || digits.length > 20) {
-            throw malformedNumber(digits, index, ino);
-        }
-        boolean negative = digits[0] == '-';
-        long value = 0;
-        for (int i = negative ? 1 : 0; i < digits.length; i++) {
-            int digit = digits[i] - '0';
-            if (digit < 0 || digit > 9) {
-                throw malformedNumber(digits, index, ino);
-            }
-            value = value * 10 + digit;
-        }
-        return negative ? -value : value;
-    }
-
-    private IOException malformedNumber(byte[] digits, int index, long ino) {
-        return new IOException("corrupt metastore " + where + ": inode " + ino + " has "
-                + (digits == null ? "no " + RedisCodec.string(FIELDS[index])
-                : "a malformed " + RedisCodec.string(FIELDS[index]) + " '" + RedisCodec.string(digits) + "'"));
+        return new DumpedInode(inode, inode.type() == InodeType.SYMLINK ? RedisCodec.target(packed) : null,
+                attributes);
     }
 
     private <T> T call(Call<T> call) throws IOException {

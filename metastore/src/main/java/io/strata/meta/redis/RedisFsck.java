@@ -1,6 +1,7 @@
 package io.strata.meta.redis;
 
 import io.strata.meta.Inode;
+import io.strata.meta.redis.RedisScripts.Script;
 import io.strata.meta.fsck.FsckTarget;
 import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.JedisPooled;
@@ -22,8 +23,9 @@ import static java.util.Objects.requireNonNull;
  * each repair one MULTI/EXEC.
  *
  * <p>Redis keeps no order of its inode keys, so the first {@link #inodes} call collects every
- * inode number with SCAN (8 bytes per inode) and sorts them; pages then read their hashes in one
- * MULTI each. A link repair also rebuilds the inode's name index {@code l<ino>}, which unlink
+ * inode number with SCAN (8 bytes per inode) and sorts them; pages then read their packed
+ * values with one MGET each. Moving a primary link rewrites the inode's value, one script
+ * ({@code setprimary.lua}); a new nlink is one SETRANGE. A link repair also rebuilds the inode's name index {@code l<ino>}, which unlink
  * reads to move the primary link.
  */
 final class RedisFsck implements FsckTarget {
@@ -31,11 +33,13 @@ final class RedisFsck implements FsckTarget {
 
     private final JedisPooled jedis;
     private final String where;
+    private final RedisScripts scripts;
     private long[] numbers;
 
     RedisFsck(JedisPooled jedis, String where) {
         this.jedis = requireNonNull(jedis, "jedis is null");
         this.where = requireNonNull(where, "where is null");
+        this.scripts = new RedisScripts(jedis, where);
     }
 
     @Override
@@ -46,21 +50,18 @@ final class RedisFsck implements FsckTarget {
         int found = Arrays.binarySearch(numbers, after);
         int from = found >= 0 ? found + 1 : -found - 1;
         int to = Math.min(numbers.length, from + limit);
-        List<Response<Map<String, String>>> hashes = new ArrayList<>(to - from);
-        call(() -> {
-            try (AbstractTransaction batch = jedis.multi()) {
-                for (int i = from; i < to; i++) {
-                    hashes.add(batch.hgetAll(RedisKeys.inode(numbers[i])));
-                }
-                batch.exec();
-            }
-            return null;
-        });
-        List<Inode> page = new ArrayList<>(hashes.size());
-        for (int i = 0; i < hashes.size(); i++) {
-            Map<String, String> hash = hashes.get(i).get();
-            if (!hash.isEmpty()) { // removed since the scan
-                page.add(RedisCodec.inode(numbers[from + i], hash));
+        if (from >= to) {
+            return List.of();
+        }
+        byte[][] keys = new byte[to - from][];
+        for (int i = from; i < to; i++) {
+            keys[i - from] = RedisKeys.bytes(RedisKeys.inode(numbers[i]));
+        }
+        List<byte[]> values = call(() -> jedis.mget(keys));
+        List<Inode> page = new ArrayList<>(values.size());
+        for (int i = 0; i < values.size(); i++) {
+            if (values.get(i) != null) { // removed since the scan
+                page.add(RedisCodec.inode(numbers[from + i], values.get(i)));
             }
         }
         return page;
@@ -96,7 +97,7 @@ final class RedisFsck implements FsckTarget {
     public void setLinks(long ino, int nlink, List<Link> names) throws IOException {
         call(() -> {
             try (AbstractTransaction batch = jedis.multi()) {
-                batch.hset(RedisKeys.inode(ino), "nlink", Integer.toString(nlink));
+                batch.setrange(RedisKeys.bytes(RedisKeys.inode(ino)), RedisCodec.NLINK, RedisCodec.u32(nlink));
                 batch.del(RedisKeys.links(ino));
                 if (names.size() >= 2) { // absent at one name, as every change keeps it
                     for (Link name : names) {
@@ -111,8 +112,7 @@ final class RedisFsck implements FsckTarget {
 
     @Override
     public void setPrimaryLink(long ino, Link primary) throws IOException {
-        call(() -> jedis.hset(RedisKeys.inode(ino),
-                Map.of("parent", Long.toString(primary.parent()), "name", primary.name())));
+        call(() -> scripts.run(Script.SETPRIMARY, ino, primary.parent(), primary.name()));
     }
 
     @Override

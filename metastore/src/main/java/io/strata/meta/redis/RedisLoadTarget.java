@@ -30,8 +30,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * The target side of a load into the Redis engine (the keys are in the header of {@link RedisKeys}).
  *
- * <p>A load writes each batch as one pipeline (the inode hashes and xattrs, then per directory one
- * HSET of its entries and one ZADD of its names), {@value #PARALLELISM} pipelines at once. It
+ * <p>A load writes each batch as one pipeline (one MSET of the packed inodes, the xattr hashes,
+ * then per directory one HSET of its entries and one ZADD of its names), {@value #PARALLELISM} pipelines at once. It
  * cannot be one transaction: the setting {@value #LOADING} marks the volume while it runs, and a
  * failed load empties the database (FLUSHDB: a volume owns its database).
  */
@@ -90,9 +90,10 @@ final class RedisLoadTarget implements LoadTarget {
             try (AbstractTransaction batch = jedis.multi()) {
                 batch.hset(RedisKeys.SETTINGS, VolumeFormat.VERSION_KEY,
                         Integer.toString(VolumeFormat.VERSION));
+                batch.set(RedisKeys.SCHEMA_KEY, Integer.toString(RedisKeys.SCHEMA));
                 batch.hset(RedisKeys.COUNTERS, Map.of(RedisKeys.NEXT_INODE, Long.toString(Inode.ROOT),
                         RedisKeys.INODES, "1", RedisKeys.USED_BYTES, "0"));
-                batch.hset(RedisKeys.bytes(RedisKeys.inode(Inode.ROOT)), hash(RedisCodec.fields(root, null)));
+                batch.set(RedisKeys.bytes(RedisKeys.inode(Inode.ROOT)), RedisCodec.pack(root, null, false));
                 batch.exec();
             }
             return null;
@@ -106,11 +107,14 @@ final class RedisLoadTarget implements LoadTarget {
 
     @Override
     public void write(LoadBatch batch) throws IOException {
-        // Raw commands from argument arrays (no maps to build and take apart again); a
-        // directory's entries go out together: one HSET and one ZADD per directory and batch.
+        // Raw commands from argument arrays (no maps to build and take apart again): the batch's
+        // inodes in one MSET, a directory's entries together (one HSET and one ZADD per
+        // directory and batch), the xattr hashes one HSET each.
         Map<Long, List<byte[]>> entries = new LinkedHashMap<>();
         Map<Long, List<byte[]>> names = new LinkedHashMap<>();
-        List<byte[][]> commands = new ArrayList<>(batch.inodes().size() + batch.names().size() / 8);
+        byte[][] mset = new byte[2 * batch.inodes().size()][];
+        int set = 0;
+        List<byte[][]> commands = new ArrayList<>();
         for (DumpedInode node : batch.inodes()) {
             storable(node.inode().name(), "name");
             if (node.symlinkTarget() != null) {
@@ -119,13 +123,8 @@ final class RedisLoadTarget implements LoadTarget {
             if (node.inode().ufsVersion() != null) {
                 storable(node.inode().ufsVersion(), "UFS version");
             }
-            List<byte[]> fields = RedisCodec.fields(node.inode(), node.symlinkTarget());
-            byte[][] hset = new byte[fields.size() + 1][];
-            hset[0] = RedisKeys.bytes(RedisKeys.inode(node.ino()));
-            for (int i = 0; i < fields.size(); i++) {
-                hset[i + 1] = fields.get(i);
-            }
-            commands.add(hset);
+            mset[set++] = RedisKeys.bytes(RedisKeys.inode(node.ino()));
+            mset[set++] = RedisCodec.pack(node.inode(), node.symlinkTarget(), !node.xattrs().isEmpty());
             if (!node.xattrs().isEmpty()) {
                 byte[][] values = new byte[1 + 2 * node.xattrs().size()][];
                 values[0] = RedisKeys.bytes(RedisKeys.xattrs(node.ino()));
@@ -154,6 +153,9 @@ final class RedisLoadTarget implements LoadTarget {
         }
         call(() -> {
             try (AbstractPipeline pipeline = jedis.pipelined()) {
+                if (mset.length > 0) {
+                    pipeline.sendCommand(Command.MSET, mset);
+                }
                 for (byte[][] hset : commands) {
                     pipeline.sendCommand(Command.HSET, hset);
                 }
@@ -195,49 +197,57 @@ final class RedisLoadTarget implements LoadTarget {
     @Override
     public void finish(Summary summary) throws IOException {
         call(() -> {
-            // the primary links of hard-linked inodes whose batch kept the one it wrote
-            Map<Long, Response<List<byte[]>>> primaries = new HashMap<>();
+            // the packed values of the inodes to fix, as their batches wrote them (no client
+            // changes them: the volume is marked as loading)
+            Map<Long, Response<byte[]>> written = new HashMap<>();
             try (AbstractPipeline pipeline = jedis.pipelined()) {
                 for (LinkFix fix : summary.fixes()) {
-                    if (!fix.movesPrimary() && fix.nlink() >= 2) {
-                        primaries.put(fix.ino(), pipeline.hmget(RedisKeys.bytes(RedisKeys.inode(fix.ino())), RedisKeys.bytes("type"),
-                                RedisKeys.bytes("parent"), RedisKeys.bytes("name")));
-                    }
+                    written.put(fix.ino(), pipeline.get(RedisKeys.bytes(RedisKeys.inode(fix.ino()))));
                 }
                 pipeline.sync();
             }
+            DumpedInode root = summary.root();
+            Map<Long, byte[]> values = new LinkedHashMap<>();
+            values.put(Inode.ROOT, RedisCodec.pack(root.inode(), null, !root.xattrs().isEmpty()));
             try (AbstractPipeline pipeline = jedis.pipelined()) {
-                DumpedInode root = summary.root();
-                pipeline.hset(RedisKeys.bytes(RedisKeys.inode(Inode.ROOT)), hash(RedisCodec.fields(root.inode(), null)));
                 pipeline.del(RedisKeys.bytes(RedisKeys.xattrs(Inode.ROOT)));
                 if (!root.xattrs().isEmpty()) {
-                    Map<byte[], byte[]> values = new LinkedHashMap<>();
+                    Map<byte[], byte[]> xattrs = new LinkedHashMap<>();
                     for (Xattr xattr : root.xattrs()) {
-                        values.put(RedisKeys.bytes(storable(xattr.name(), "xattr name")), xattr.value());
+                        xattrs.put(RedisKeys.bytes(storable(xattr.name(), "xattr name")), xattr.value());
                     }
-                    pipeline.hset(RedisKeys.bytes(RedisKeys.xattrs(Inode.ROOT)), values);
+                    pipeline.hset(RedisKeys.bytes(RedisKeys.xattrs(Inode.ROOT)), xattrs);
                 }
                 for (LinkFix fix : summary.fixes()) {
-                    byte[] key = RedisKeys.bytes(RedisKeys.inode(fix.ino()));
-                    pipeline.hset(key, RedisKeys.bytes("nlink"), RedisKeys.bytes(Integer.toString(fix.nlink())));
+                    byte[] value = values.containsKey(fix.ino()) ? values.get(fix.ino()) : written.get(fix.ino()).get();
+                    if (value == null) {
+                        throw new IOException("cannot load into " + where + ": inode " + fix.ino()
+                                + " to fix is missing");
+                    }
+                    value = RedisCodec.withNlink(value, fix.nlink());
                     byte[] links = RedisKeys.bytes(RedisKeys.links(fix.ino()));
                     if (fix.movesPrimary()) {
-                        pipeline.hset(key, Map.of(RedisKeys.bytes("parent"), RedisKeys.bytes(Long.toString(fix.parent())),
-                                RedisKeys.bytes("name"), RedisKeys.bytes(fix.name())));
+                        value = RedisCodec.withPrimary(value, fix.parent(), fix.name());
                         if (fix.nlink() >= 2) {
                             pipeline.zadd(links, Map.of(linkMember(fix.parent(), fix.name()), 0.0));
                         }
-                    }
-                    Response<List<byte[]>> primary = primaries.get(fix.ino());
-                    if (primary != null && !"d".equals(RedisCodec.string(primary.get().get(0)))) {
+                    } else if (fix.nlink() >= 2 && value[RedisCodec.TYPE] != 'd') {
                         // a first name that said nlink 1 was not added to l<ino>: its primary link is it
-                        pipeline.zadd(links, Map.of(linkMember(Long.parseLong(RedisCodec.string(primary.get().get(1))),
-                                RedisCodec.string(primary.get().get(2))), 0.0));
+                        Inode inode = RedisCodec.inode(fix.ino(), value);
+                        pipeline.zadd(links, Map.of(linkMember(inode.parent(), inode.name()), 0.0));
                     }
                     if (fix.nlink() < 2) {
                         pipeline.del(links); // l<ino> exists only at two names or more
                     }
+                    values.put(fix.ino(), value);
                 }
+                byte[][] mset = new byte[2 * values.size()][];
+                int i = 0;
+                for (Map.Entry<Long, byte[]> value : values.entrySet()) {
+                    mset[i++] = RedisKeys.bytes(RedisKeys.inode(value.getKey()));
+                    mset[i++] = value.getValue();
+                }
+                pipeline.sendCommand(Command.MSET, mset);
                 DumpCounters counters = summary.counters();
                 pipeline.hset(RedisKeys.bytes(RedisKeys.COUNTERS), Map.of(
                         RedisKeys.bytes(RedisKeys.NEXT_INODE), RedisKeys.bytes(Long.toString(counters.nextInode() - 1)),
@@ -287,15 +297,6 @@ final class RedisLoadTarget implements LoadTarget {
     /** An l&lt;ino&gt; member: the parent as 20 digits, '/', the name (see {@link RedisKeys}). */
     private static byte[] linkMember(long parent, String name) {
         return RedisKeys.bytes(String.format("%020d/%s", parent, name));
-    }
-
-    /** Alternating field names and values, as a map for HSET. */
-    private static Map<byte[], byte[]> hash(List<byte[]> fields) {
-        Map<byte[], byte[]> hash = new LinkedHashMap<>();
-        for (int i = 0; i + 1 < fields.size(); i += 2) {
-            hash.put(fields.get(i), fields.get(i + 1));
-        }
-        return hash;
     }
 
     @FunctionalInterface

@@ -107,24 +107,51 @@ public final class RedisMetaStore implements MetaStore {
         long nowNs = System.currentTimeMillis() * 1_000_000L;
         Inode root = new Inode(Inode.ROOT, InodeType.DIRECTORY, 0755, 0, 0, nowNs, nowNs, nowNs, 2, 0, 0,
                 Inode.ROOT, "", null, Inode.NEVER_SYNCED);
-        List<byte[]> args = new ArrayList<>();
-        args.add(RedisKeys.bytes(Integer.toString(VolumeFormat.VERSION)));
-        args.addAll(RedisCodec.fields(root, null));
-        String stored = call(() -> {
+        List<Object> stored = call(() -> {
             scripts.load();
-            return RedisCodec.string(scripts.run(Script.FORMAT, args).get(0));
+            return scripts.run(Script.FORMAT, VolumeFormat.VERSION, RedisKeys.SCHEMA,
+                    RedisCodec.pack(root, null, false));
         }, "cannot be opened");
-        VolumeFormat.check(stored.isEmpty() ? Optional.empty() : Optional.of(stored), where);
+        String version = RedisCodec.string(stored.get(0));
+        VolumeFormat.check(version.isEmpty() ? Optional.empty() : Optional.of(version), where);
+        checkSchema(RedisCodec.string(stored.get(1)), where);
+    }
+
+    /**
+     * Refuses a volume of another Redis schema than {@link RedisKeys#SCHEMA}: an older one (no
+     * schema key: an inode as a hash of fields) with what to do about it, a newer one as newer.
+     */
+    static void checkSchema(String stored, String where) throws IOException {
+        if (stored.isEmpty()) {
+            throw new IOException(where + " is a Strata volume of Redis schema 1 (an inode as a hash of fields),"
+                    + " which this Strata does not read: it keeps an inode as one packed value (Redis schema "
+                    + RedisKeys.SCHEMA + "). Dump the volume with the Strata that wrote it (strata dump), then load"
+                    + " the dump into an empty database with this one (strata load)");
+        }
+        int schema;
+        try {
+            schema = Integer.parseInt(stored);
+        } catch (NumberFormatException e) {
+            throw new IOException(where + " has a malformed Redis schema '" + stored + "'", e);
+        }
+        if (schema > RedisKeys.SCHEMA) {
+            throw new IOException(where + " has Redis schema " + schema + ", newer than schema " + RedisKeys.SCHEMA
+                    + " that this Strata reads: open it with a newer Strata");
+        }
+        if (schema < RedisKeys.SCHEMA) {
+            throw new IOException(where + " has Redis schema " + schema + ", which this Strata cannot upgrade:"
+                    + " dump it with the Strata that wrote it and load the dump with this one");
+        }
     }
 
     @Override
     public Inode getInode(long ino) throws IOException {
         return call(() -> {
-            var hash = jedis.hgetAll(RedisKeys.inode(ino));
-            if (hash.isEmpty()) {
+            byte[] packed = jedis.get(RedisKeys.bytes(RedisKeys.inode(ino)));
+            if (packed == null) {
                 throw FsException.notFound("inode " + ino);
             }
-            return RedisCodec.inode(ino, hash);
+            return RedisCodec.inode(ino, packed);
         });
     }
 
@@ -135,7 +162,7 @@ public final class RedisMetaStore implements MetaStore {
             Response<String> type;
             Response<String> entry;
             try (AbstractTransaction batch = jedis.multi()) {
-                type = batch.hget(RedisKeys.inode(parent), "type");
+                type = batch.getrange(RedisKeys.inode(parent), RedisCodec.TYPE, RedisCodec.TYPE);
                 entry = batch.hget(RedisKeys.entries(parent), name);
                 batch.exec();
             }
@@ -167,10 +194,8 @@ public final class RedisMetaStore implements MetaStore {
         return call(() -> {
             long syncedNs = spec.type() == InodeType.DIRECTORY ? spec.timeNs() : Inode.NEVER_SYNCED;
             Inode inode = Inode.fromSpec(inodeNumbers.next(), parent, name, spec, syncedNs);
-            List<byte[]> args = strings(parent, name, inode.ino(), RedisCodec.letter(inode.type()), inode.size(),
-                    spec.timeNs());
-            args.addAll(RedisCodec.fields(inode, spec.symlinkTarget()));
-            scripts.run(Script.CREATE, args);
+            scripts.run(Script.CREATE, parent, name, inode.ino(), RedisCodec.letter(inode.type()), inode.size(),
+                    RedisCodec.u64(spec.timeNs()), RedisCodec.pack(inode, spec.symlinkTarget(), false));
             return inode;
         });
     }
@@ -178,20 +203,20 @@ public final class RedisMetaStore implements MetaStore {
     @Override
     public Inode link(long ino, long parent, String name, long nowNs) throws IOException {
         requireNonNull(name, "name is null");
-        return call(() -> RedisCodec.inode(ino, scripts.run(Script.LINK, ino, parent, name, nowNs).get(0)));
+        return call(() -> RedisCodec.inode(ino, scripts.run(Script.LINK, ino, parent, name, RedisCodec.u64(nowNs)).get(0)));
     }
 
     @Override
     public RemovedLink unlink(long parent, String name, long nowNs) throws IOException {
         requireNonNull(name, "name is null");
-        return call(() -> removedLink(scripts.run(Script.UNLINK, parent, name, nowNs), nowNs));
+        return call(() -> removedLink(scripts.run(Script.UNLINK, parent, name, RedisCodec.u64(nowNs)), nowNs));
     }
 
     @Override
     public Inode rmdir(long parent, String name, long nowNs) throws IOException {
         requireNonNull(name, "name is null");
         return call(() -> {
-            List<Object> reply = scripts.run(Script.RMDIR, parent, name, nowNs);
+            List<Object> reply = scripts.run(Script.RMDIR, parent, name, RedisCodec.u64(nowNs));
             return gone(RedisCodec.inode(number(reply.get(0)), reply.get(1)), nowNs);
         });
     }
@@ -202,7 +227,8 @@ public final class RedisMetaStore implements MetaStore {
         requireNonNull(srcName, "srcName is null");
         requireNonNull(dstName, "dstName is null");
         return call(() -> {
-            List<Object> reply = scripts.run(Script.RENAME, srcParent, srcName, dstParent, dstName, nowNs, MAX_DEPTH);
+            List<Object> reply = scripts.run(Script.RENAME, srcParent, srcName, dstParent, dstName,
+                    RedisCodec.u64(nowNs), MAX_DEPTH);
             Inode moved = RedisCodec.inode(number(reply.get(0)), reply.get(2));
             List<?> replaced = (List<?>) reply.get(3);
             return new Renamed(moved, flag(reply.get(1)),
@@ -219,22 +245,28 @@ public final class RedisMetaStore implements MetaStore {
         if (change.size() != null && change.size() < 0) {
             throw new FsException(FsError.EINVAL, "negative size " + change.size());
         }
-        return call(() -> RedisCodec.inode(ino, scripts.run(Script.SETATTR, ino, optional(change.mode()),
-                optional(change.uid()), optional(change.gid()), optional(change.size()), optional(change.atimeNs()),
-                optional(change.mtimeNs()), optional(change.ufsVersion()), change.ctimeNs()).get(0)));
+        return call(() -> RedisCodec.inode(ino, scripts.run(Script.SETATTR, ino,
+                optional(change.mode() == null ? null : RedisCodec.u32(change.mode())),
+                optional(change.uid() == null ? null : RedisCodec.u32(change.uid())),
+                optional(change.gid() == null ? null : RedisCodec.u32(change.gid())),
+                optional(change.size() == null ? null : RedisCodec.u64(change.size())),
+                optional(change.atimeNs() == null ? null : RedisCodec.u64(change.atimeNs())),
+                optional(change.mtimeNs() == null ? null : RedisCodec.u64(change.mtimeNs())),
+                optional(change.ufsVersion() == null ? null : RedisKeys.bytes(change.ufsVersion())),
+                RedisCodec.u64(change.ctimeNs())).get(0)));
     }
 
     @Override
     public String readlink(long ino) throws IOException {
         return call(() -> {
-            List<String> fields = jedis.hmget(RedisKeys.inode(ino), "type", "target");
-            if (fields.get(0) == null) {
+            byte[] packed = jedis.get(RedisKeys.bytes(RedisKeys.inode(ino)));
+            if (packed == null) {
                 throw FsException.notFound("inode " + ino);
             }
-            if (!fields.get(0).equals("l") || fields.get(1) == null) {
+            if (packed[RedisCodec.TYPE] != 'l') {
                 throw new FsException(FsError.EINVAL, "not a symlink: inode " + ino);
             }
-            return fields.get(1);
+            return RedisCodec.target(packed);
         });
     }
 
@@ -306,10 +338,8 @@ public final class RedisMetaStore implements MetaStore {
                 ListedEntry entry = copy.get(i);
                 // a directory found in the listing has a listing of its own still to merge
                 Inode inode = Inode.fromSpec(inos[i], dir, entry.name(), entry.spec(), Inode.NEVER_SYNCED);
-                List<byte[]> fields = RedisCodec.fields(inode, entry.spec().symlinkTarget());
-                args.addAll(strings(entry.name(), inode.ino(), RedisCodec.letter(inode.type()), inode.size(),
-                        fields.size()));
-                args.addAll(fields);
+                args.addAll(strings(entry.name(), inode.ino(), RedisCodec.letter(inode.type()), inode.size()));
+                args.add(RedisCodec.pack(inode, entry.spec().symlinkTarget(), false));
             }
             return Math.toIntExact(number(scripts.run(Script.MERGE, args).get(0)));
         });
@@ -317,7 +347,7 @@ public final class RedisMetaStore implements MetaStore {
 
     @Override
     public void markSynced(long dir, long syncedNs) throws IOException {
-        call(() -> scripts.run(Script.MARKSYNCED, dir, syncedNs));
+        call(() -> scripts.run(Script.MARKSYNCED, dir, RedisCodec.u64(syncedNs)));
     }
 
     @Override
@@ -394,7 +424,7 @@ public final class RedisMetaStore implements MetaStore {
         }
     }
 
-    /** A RemovedLink from a script's {ino, was_primary, deleted, HGETALL} reply. */
+    /** A RemovedLink from a script's {ino, was_primary, deleted, packed inode} reply. */
     private static RemovedLink removedLink(List<?> reply, long nowNs) throws IOException {
         Inode inode = RedisCodec.inode(number(reply.get(0)), reply.get(3));
         return new RemovedLink(flag(reply.get(2)) ? gone(inode, nowNs) : inode, flag(reply.get(1)));
@@ -407,8 +437,9 @@ public final class RedisMetaStore implements MetaStore {
                 inode.ufsVersion(), inode.syncedNs());
     }
 
+    /** type: the first byte of the inode's value, "" if it has none (GETRANGE of a missing key). */
     private static void checkDirectory(String type, long ino) throws FsException {
-        if (type == null) {
+        if (type == null || type.isEmpty()) {
             throw FsException.notFound("inode " + ino);
         }
         if (!type.equals("d")) {
@@ -416,9 +447,15 @@ public final class RedisMetaStore implements MetaStore {
         }
     }
 
-    /** A setattr argument: '-' keeps the field, '+' and the value changes it. */
-    private static String optional(Object value) {
-        return value == null ? "-" : "+" + value;
+    /** A setattr argument: '-' keeps the field, '+' and the value's bytes change it. */
+    private static byte[] optional(byte[] value) {
+        if (value == null) {
+            return RedisKeys.bytes("-");
+        }
+        byte[] change = new byte[value.length + 1];
+        change[0] = '+';
+        System.arraycopy(value, 0, change, 1, value.length);
+        return change;
     }
 
     private static List<byte[]> strings(Object... values) {

@@ -28,7 +28,9 @@ import static java.util.Objects.requireNonNull;
 final class RedisScripts {
     /** Every script, named after its file. */
     enum Script {
-        FORMAT, CREATE, MERGE, LINK, UNLINK, RMDIR, RENAME, SETATTR, SETXATTR, REMOVEXATTR, MARKSYNCED, READDIR;
+        FORMAT, CREATE, MERGE, LINK, UNLINK, RMDIR, RENAME, SETATTR, SETXATTR, REMOVEXATTR, MARKSYNCED, READDIR,
+        /** fsck's repair of a primary link. */
+        SETPRIMARY;
 
         String file() {
             return name().toLowerCase(java.util.Locale.ROOT) + ".lua";

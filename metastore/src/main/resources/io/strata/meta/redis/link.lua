@@ -1,8 +1,8 @@
--- ARGV: ino, parent, name, now. Returns {'OK', HGETALL of the inode}.
+-- ARGV: ino, parent, name, now (8 bytes). Returns {'OK', the inode's packed value}.
 local ino, parent, name, now = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local key = inode_key(ino)
-local current = redis.call('HMGET', key, 'type', 'nlink', 'parent', 'name')
-if not current[1] then
+local value = redis.call('GET', key)
+if not value then
   return failure('ENOENT', 'inode ' .. ino)
 end
 local err = not_directory(parent)
@@ -13,16 +13,18 @@ end
 if redis.call('HEXISTS', entries_key(parent), name) == 1 then
   return failure('EEXIST', describe(parent, name))
 end
-if current[1] == 'd' then
+local type = inode_type(value)
+if type == 'd' then
   return failure('EPERM', 'hard link to directory ' .. ino)
 end
 local links = links_key(ino)
-if tonumber(current[2]) == 1 then
-  redis.call('ZADD', links, 0, link_member(current[3], current[4]))
+local nlink = u32(value, NLINK)
+if nlink == 1 then
+  redis.call('ZADD', links, 0, link_member(u64_decimal(field(value, PARENT, 8)), inode_name(value)))
 end
 redis.call('ZADD', links, 0, link_member(parent, name))
-add_entry(parent, name, current[1] .. ino)
-redis.call('HINCRBY', key, 'nlink', 1)
-redis.call('HSET', key, 'ctime', now)
+add_entry(parent, name, type .. ino)
+value = splice(splice(value, NLINK, u32_bytes(nlink + 1)), CTIME, now)
+redis.call('SET', key, value)
 touch(parent, now)
-return {'OK', redis.call('HGETALL', key)}
+return {'OK', value}

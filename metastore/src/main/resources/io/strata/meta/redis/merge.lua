@@ -1,4 +1,4 @@
--- ARGV: dir, then per entry: name, ino, type letter, size, field count n, n hash fields.
+-- ARGV: dir, then per entry: name, ino, type letter, size (decimal), packed value.
 -- Adds the names not yet present; leaves the directory's times alone. Returns {'OK', added}.
 local dir = ARGV[1]
 local err = not_directory(dir)
@@ -7,13 +7,11 @@ if err then
 end
 local entries = entries_key(dir)
 local added = 0
-local i = 2
-while i <= #ARGV do
-  local name, ino, type, size, count = ARGV[i], ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], tonumber(ARGV[i + 4])
+for i = 2, #ARGV, 5 do
+  local name = ARGV[i]
   if redis.call('HEXISTS', entries, name) == 0 then
-    add_inode(dir, name, ino, type, size, {unpack(ARGV, i + 5, i + 4 + count)})
+    add_inode(dir, name, ARGV[i + 1], ARGV[i + 2], ARGV[i + 3], ARGV[i + 4])
     added = added + 1
   end
-  i = i + 5 + count
 end
 return {'OK', added}

@@ -1,4 +1,4 @@
--- ARGV: parent, name, now. Returns {'OK', ino, HGETALL of the removed inode}.
+-- ARGV: parent, name, now (8 bytes). Returns {'OK', ino, the removed inode's packed value}.
 local parent, name, now = ARGV[1], ARGV[2], ARGV[3]
 local err = not_directory(parent)
 if err then
@@ -15,7 +15,7 @@ local ino = entry_ino(entry)
 if redis.call('HLEN', entries_key(ino)) > 0 then
   return failure('ENOTEMPTY', describe(parent, name))
 end
-local fields = remove_directory(parent, name, ino)
-redis.call('HINCRBY', inode_key(parent), 'nlink', -1)
+local value = remove_directory(parent, name, ino)
+add_nlink(parent, -1)
 touch(parent, now)
-return {'OK', ino, fields}
+return {'OK', ino, value}

@@ -1,24 +1,33 @@
--- ARGV: ino, mode, uid, gid, size, atime, mtime, ufs (each '-' to keep, or '+' and the new value),
--- ctime. Keeps used_bytes in step with a file's size. Returns {'OK', HGETALL of the inode}.
+-- ARGV: ino, mode, uid, gid, size, atime, mtime (each '-' to keep, or '+' and the new value packed:
+-- 4 bytes for mode, uid, gid, 8 for the others), ufs ('-' or '+' and the version), ctime (8 bytes).
+-- Keeps used_bytes in step with a file's size. Returns {'OK', the inode's packed value}.
 local ino = ARGV[1]
 local key = inode_key(ino)
-local current = redis.call('HMGET', key, 'type', 'size')
-if not current[1] then
+local value = redis.call('GET', key)
+if not value then
   return failure('ENOENT', 'inode ' .. ino)
 end
-local fields = {'mode', 'uid', 'gid', 'size', 'atime', 'mtime', 'ufs'}
-for i, field in ipairs(fields) do
+local old_size = field(value, SIZE, 8)
+for i, offset in ipairs({MODE, UID, GID, SIZE, ATIME, MTIME}) do
   local change = ARGV[i + 1]
   if change ~= '-' then
-    redis.call('HSET', key, field, string.sub(change, 2))
+    value = splice(value, offset, string.sub(change, 2))
   end
 end
-redis.call('HSET', key, 'ctime', ARGV[9])
-if ARGV[5] ~= '-' and current[1] == 'f' then
-  local size = string.sub(ARGV[5], 2)
-  if size ~= current[2] then
-    add_bytes('-', current[2])
-    add_bytes('', size)
+value = splice(value, CTIME, ARGV[9])
+if ARGV[8] ~= '-' then
+  local ufs = string.sub(ARGV[8], 2)
+  local at = NAME + 4 + u32(value, NAME) -- the version's length
+  local rest = at + 4 + u32(value, at) -- the symlink target
+  value = string.sub(value, 1, FLAGS) .. string.char(bit.bor(string.byte(value, FLAGS + 1), HAS_UFS))
+    .. string.sub(value, FLAGS + 2, at) .. u32_bytes(#ufs) .. ufs .. string.sub(value, rest + 1)
+end
+redis.call('SET', key, value)
+if ARGV[5] ~= '-' and inode_type(value) == 'f' then
+  local size = field(value, SIZE, 8)
+  if size ~= old_size then
+    add_bytes('-', u64_decimal(old_size))
+    add_bytes('', u64_decimal(size))
   end
 end
-return {'OK', redis.call('HGETALL', key)}
+return {'OK', value}

@@ -1,6 +1,9 @@
--- ARGV: ino, name, value, mode (u upsert, c create, r replace). Returns {'OK'}.
+-- ARGV: ino, name, value, mode (u upsert, c create, r replace). Returns {'OK'}. Sets the inode's
+-- flag that it has xattrs.
 local ino, name, value, mode = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-if redis.call('EXISTS', inode_key(ino)) == 0 then
+local key = inode_key(ino)
+local flags = redis.call('GETRANGE', key, FLAGS, FLAGS)
+if flags == '' then
   return failure('ENOENT', 'inode ' .. ino)
 end
 if mode ~= 'u' then
@@ -13,4 +16,5 @@ if mode ~= 'u' then
   end
 end
 redis.call('HSET', xattrs_key(ino), name, value)
+redis.call('SETRANGE', key, FLAGS, string.char(bit.bor(string.byte(flags), HAS_XATTRS)))
 return {'OK'}

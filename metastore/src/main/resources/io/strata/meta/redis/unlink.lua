@@ -1,4 +1,4 @@
--- ARGV: parent, name, now. Returns {'OK', ino, was_primary, deleted, HGETALL of the inode}.
+-- ARGV: parent, name, now (8 bytes). Returns {'OK', ino, was_primary, deleted, packed inode}.
 local parent, name, now = ARGV[1], ARGV[2], ARGV[3]
 local err = not_directory(parent)
 if err then

@@ -9,7 +9,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import redis.clients.jedis.Jedis;
 
 import java.io.IOException;
-import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -29,7 +28,8 @@ final class RedisFsckTest extends AbstractFsckTest {
         return new Damage() {
             @Override
             public void setNlink(long ino, int nlink) {
-                redis(jedis -> jedis.hset(RedisKeys.inode(ino), "nlink", Integer.toString(nlink)));
+                redis(jedis -> jedis.setrange(RedisKeys.bytes(RedisKeys.inode(ino)), RedisCodec.NLINK,
+                        RedisCodec.u32(nlink)));
             }
 
             @Override
@@ -39,7 +39,10 @@ final class RedisFsckTest extends AbstractFsckTest {
 
             @Override
             public void setPrimaryLink(long ino, long parent, String name) {
-                redis(jedis -> jedis.hset(RedisKeys.inode(ino), Map.of("parent", Long.toString(parent), "name", name)));
+                redis(jedis -> {
+                    byte[] key = RedisKeys.bytes(RedisKeys.inode(ino));
+                    jedis.set(key, RedisCodec.withPrimary(jedis.get(key), parent, name));
+                });
             }
 
             @Override

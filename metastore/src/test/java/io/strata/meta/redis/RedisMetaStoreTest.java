@@ -6,6 +6,7 @@ import io.strata.meta.Inode;
 import io.strata.meta.MetaStore;
 import io.strata.meta.MetaStores;
 import io.strata.meta.NewInode;
+import io.strata.meta.SetAttr;
 import io.strata.meta.RedisTestServer;
 import io.strata.meta.TestServers;
 import io.strata.meta.VolumeStats;
@@ -49,14 +50,18 @@ final class RedisMetaStoreTest extends AbstractSharedMetaStoreTest {
         store.link(file, Inode.ROOT, "g", tick());
         store.setXattr(file, "user.k", new byte[] {7}, XattrMode.UPSERT);
         try (Jedis jedis = TestServers.redis().client()) {
-            assertEquals(Set.of("setting", "counters", "i1", "d1", "n1", "i" + dir, "d" + dir, "n" + dir, "i" + file,
-                    "x" + file, "l" + file), jedis.keys("*"));
+            assertEquals(Set.of("setting", "schema", "counters", "i1", "d1", "n1", "i" + dir, "d" + dir, "n" + dir,
+                    "i" + file, "x" + file, "l" + file), jedis.keys("*"));
+            assertEquals("2", jedis.get("schema"));
             assertEquals("d" + dir, jedis.hget("d1", "d"));
             assertEquals("f" + file, jedis.hget("d" + dir, "f"));
             assertEquals(List.of("d", "g"), jedis.zrangeByLex("n1", "-", "+"));
             assertEquals(List.of("00000000000000000001/g", String.format("%020d/f", dir)),
                     jedis.zrangeByLex("l" + file, "-", "+"));
-            assertEquals("2", jedis.hget("i" + file, "nlink"));
+            byte[] packed = jedis.get(RedisKeys.bytes("i" + file));
+            assertEquals(store.getInode(file), RedisCodec.inode(file, packed));
+            assertEquals(2, RedisCodec.inode(file, packed).nlink());
+            assertTrue(RedisCodec.hasXattrs(packed), "an inode with xattrs is flagged");
             assertEquals(Map.of("inodes", "3", "used_bytes", "5"),
                     Map.of("inodes", jedis.hget("counters", "inodes"), "used_bytes", jedis.hget("counters", "used_bytes")));
             store.unlink(Inode.ROOT, "g", tick());
@@ -98,6 +103,62 @@ final class RedisMetaStoreTest extends AbstractSharedMetaStoreTest {
             jedis.hset("setting", "format_version", "1");
         }
         store = createStore();
+    }
+
+    @Test
+    void volumeOfTheOldHashLayoutIsRefusedWithWhatToDo() throws IOException {
+        store.close();
+        try (Jedis jedis = TestServers.redis().client()) {
+            // what a Strata of Redis schema 1 wrote: no schema key, the root as a hash
+            jedis.flushDB();
+            jedis.hset("setting", "format_version", "1");
+            jedis.hset("counters", Map.of("next_inode", "1", "inodes", "1", "used_bytes", "0"));
+            jedis.hset("i1", Map.of("type", "d", "mode", "493", "nlink", "2", "parent", "1", "name", ""));
+            IOException failure = assertThrows(IOException.class, this::createStore);
+            assertTrue(failure.getMessage().contains("Redis schema 1"), failure.getMessage());
+            assertTrue(failure.getMessage().contains("strata dump"), failure.getMessage());
+            assertTrue(failure.getMessage().contains("strata load"), failure.getMessage());
+            assertEquals("d", jedis.hget("i1", "type"), "the refused volume is left as it was");
+            jedis.flushDB();
+        }
+        store = createStore();
+    }
+
+    @Test
+    void newerRedisSchemaIsRefused() throws IOException {
+        store.close();
+        try (Jedis jedis = TestServers.redis().client()) {
+            jedis.set("schema", "3");
+            IOException failure = assertThrows(IOException.class, this::createStore);
+            assertTrue(failure.getMessage().contains("Redis schema 3, newer"), failure.getMessage());
+            jedis.set("schema", "2");
+        }
+        store = createStore();
+    }
+
+    @Test
+    void namesWithAnyByteSurviveTheScriptsThatRewriteThem() throws IOException {
+        // the packed value's strings are length-prefixed: bytes a delimiter would have used are safe
+        String odd = "a\u0000b\nc\u00ff\uD83D\uDE00";
+        long file = file(Inode.ROOT, odd).ino();
+        store.link(file, Inode.ROOT, "second", tick());
+        store.unlink(Inode.ROOT, odd, tick()); // moves the primary link through Lua
+        assertEquals("second", store.getInode(file).name());
+        store.rename(Inode.ROOT, "second", Inode.ROOT, odd + odd, tick());
+        assertEquals(odd + odd, store.getInode(file).name());
+    }
+
+    @Test
+    void timesAndSizesBeyondWhatADoubleHoldsStayExact() throws IOException {
+        long file = file(Inode.ROOT, "f").ino();
+        long big = Long.MAX_VALUE - 1; // not a double
+        store.setAttr(file, new SetAttr(null, null, null, big, -big, big, tick(), "v\u0000" + big));
+        Inode inode = store.getInode(file);
+        assertEquals(List.of(big, -big, big), List.of(inode.size(), inode.atimeNs(), inode.mtimeNs()));
+        assertEquals("v\u0000" + big, inode.ufsVersion());
+        assertEquals(big, store.stats().usedBytes());
+        store.unlink(Inode.ROOT, "f", tick());
+        assertEquals(0, store.stats().usedBytes());
     }
 
     @Test
