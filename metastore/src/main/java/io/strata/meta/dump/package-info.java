@@ -46,22 +46,28 @@
  * <pre>
  * 1M inodes on Redis               dump: wall   JVM    server  RSS      load: wall  JVM    server  RSS
  * Strata, schema 1 (hashes)               -     10.1 s  10.4 s  134 MB        -     11.0 s  11.9 s  143 MB
- * Strata, schema 2, run 3 (code now)    11.4 s   6.0 s   4.7 s  130 MB       5.7 s   4.1 s   3.5 s  137 MB
- * JuiceFS 1.3 --binary, run 3            7.9 s   4.3 s   5.8 s  130 MB       5.8 s   4.5 s   4.2 s  329 MB
- * Strata, schema 2, run 4 (code now)    13.6 s   7.0 s   5.9 s  130 MB       6.5 s   5.1 s   4.3 s  135 MB
- * Strata, schema 2, run 2 (inodes in    8.9 s   4.8 s   5.1 s  130 MB      10.6 s   4.1 s   3.6 s  137 MB
- *   the dump's page script)
- * Strata, schema 2, run 1 (the same)    36.7 s   4.9 s   6.2 s  130 MB      10.1 s   4.7 s   4.0 s  137 MB
+ * Strata, schema 2, run 1 (inodes in    36.7 s   4.9 s   6.2 s  130 MB      10.1 s   4.7 s   4.0 s  137 MB
+ *   the page script: the code now)
  * JuiceFS 1.3 --binary, run 1            8.7 s   5.6 s   6.8 s  159 MB       5.5 s   4.7 s   4.3 s  334 MB
+ * Strata, schema 2, run 2 (the same)     8.9 s   4.8 s   5.1 s  130 MB      10.6 s   4.1 s   3.6 s  137 MB
+ * Strata, run 3 (inodes by MGET after)  11.4 s   6.0 s   4.7 s  130 MB       5.7 s   4.1 s   3.5 s  137 MB
+ * JuiceFS 1.3 --binary, run 3            7.9 s   4.3 s   5.8 s  130 MB       5.8 s   4.5 s   4.2 s  329 MB
+ * Strata, run 4 (MGET after)            13.6 s   7.0 s   5.9 s  130 MB       6.5 s   5.1 s   4.3 s  135 MB
+ * Strata, run 5 (MGET after)            12.8 s   7.3 s   5.8 s  130 MB       6.2 s   5.2 s   4.1 s  137 MB
+ * JuiceFS 1.3 --binary, run 5            8.2 s   4.8 s   6.2 s  136 MB       6.4 s   5.1 s   4.7 s  341 MB
+ * Strata, run 6 (MGET after, 8 pages    13.0 s   7.4 s   5.6 s  131 MB       4.7 s   4.0 s   3.3 s  136 MB
+ *   in flight instead of 4)
+ * Strata, run 7 (inodes in the script)  10.6 s   5.3 s   6.5 s  130 MB       6.9 s   5.7 s   4.5 s  137 MB
  * JuiceFS 1.3 --binary, 2026-11-26        -      4.9 s   7.1 s  139 MB        -      5.3 s   5.1 s  298 MB
  * </pre>
  *
  * <p>(2026-11-27, {@code STRATA_BENCH_FORMATS=binary STRATA_BENCH_JUICEFS_FORMATS=binary
- * bench/dump-load.sh 1000000 redis}; runs 2 and 4 without JuiceFS. Load average 4 for runs 1-2,
- * 0.7-2.2 for runs 3-4, and this session's processes were frozen for minutes at a time by other
- * measurements on the machine: run 1's dump wall is such an outlier, and the walls of one step
- * vary by 50 % between runs at the same CPU. Schema 1's figures are from 2026-11-26, see the
- * history of this file. Every round trip stayed byte-identical.)
+ * bench/dump-load.sh 1000000 redis}; runs 2, 4, 6 and 7 without JuiceFS, runs 5-7 one after the
+ * other on a quiet machine. Load average 4 for runs 1-2, 0.7-2.2 for runs 3-7; during runs 1-4
+ * the processes were frozen for minutes at a time by other measurements on the machine: run 1's
+ * dump wall is such an outlier, and the walls of one step vary by 50 % between runs at the same
+ * CPU. Schema 1's figures are from 2026-11-26, see the history of this file. Every round trip
+ * stayed byte-identical.)
  *
  * <p>Schema 1 kept an inode as a hash of 13-15 fields, and Redis itself spent more CPU on
  * Strata's load (11.9 s) than JuiceFS on its whole load, client included. Measured with
@@ -79,32 +85,29 @@
  *
  * <p>So schema 2 ({@code RedisKeys}) packs an inode into one string, as JuiceFS does, and both
  * paths use it: a load sends a batch's inodes as one MSET ({@code RedisLoadTarget}), a dump reads
- * a page's names and entries with a script (ZRANGEBYLEX, HMGET), its inodes with one MGET and the
- * xattrs of only the inodes whose flag byte says they have some ({@code RedisDumpSource}; schema
- * 1 paid an HGETALL of x&lt;ino&gt; for every entry). A load's server CPU is now (commandstats, by
- * hand): MSET 1.9 s, the entries' HSETs 1.4 s, the names' ZADDs 1.4 s. A dump's was 4.1-4.7 s
- * with the MGET and the xattrs inside the page script (its commands 1.8 s: HMGET 0.95, MGET 0.65,
- * ZRANGEBYLEX 0.18, HGETALL of the 2 % with xattrs 0.04; the rest Lua's handling of three lists
- * of strings in and out), and 2.9-3.4 s with them outside (the code now; by hand, alternating
- * runs on one server; the script is then 1.6-1.8 s). Runs 1 and 2 above are of the first way,
- * runs 3 and 4 of the second.
+ * a page with one script ({@code dump_names.lua}: ZRANGEBYLEX, HMGET of the entries, MGET of the
+ * packed inodes, and HGETALL of x&lt;ino&gt; only for the inodes whose flag byte says they have
+ * xattrs; schema 1 paid that HGETALL for every entry), so a page is read at one instant. A load's
+ * server CPU is now (commandstats, by hand): MSET 1.9 s, the entries' HSETs 1.4 s, the names'
+ * ZADDs 1.4 s. A dump's is 4.1-4.7 s (its commands 1.8 s: HMGET 0.95, MGET 0.65, ZRANGEBYLEX
+ * 0.18, HGETALL of the 2 % with xattrs 0.04; the rest is Lua's handling of three lists of
+ * strings in and out). Reading the inodes with an MGET after the script instead cost the server
+ * less (2.9-3.4 s by hand) but the JVM more (three round trips per page on pooled connections
+ * instead of one), and its dumps took longer in every run (runs 3-6: 11.4-13.6 s against 8.9 and
+ * 10.6 s), also with twice the pages in flight (run 6): it was tried and is not kept.
  *
  * <p>Against the issue's bar (each step no longer than JuiceFS's --binary one in the same run,
- * peak RSS at most 200 MB): RSS is met (130-137 MB; JuiceFS's load 329-334 MB). The load is met
- * in run 3, the quiet one (5.7 s against 5.8 s wall, 7.6 s of CPU against 8.7 s), and was 2x
- * JuiceFS's wall in run 1 at a load average of 4 with less CPU than JuiceFS's (8.7 s against 9.0
- * s). The dump is not met in wall: 11.4 s against 7.9 s in run 3 (10.7 s of CPU against 10.1 s),
- * 1.4x; with the inodes read inside the page script it was even in run 2 (8.9 s against run 1's
- * 8.7 s). Which of the two dump variants is faster is within this machine's noise: alternating
- * dumps by hand on one server gave the server 2.9-3.4 s (outside) against 4.1-4.7 s (inside) on
- * a quiet machine, and 3.9-4.4 s against 4.4-6.2 s at a load average of 11, while the JVM pays
- * 0.3-1.5 s more outside (three pooled connections per page instead of one). Where the time goes now: a
- * dump is bound by the round trips of its pages and Redis's one thread (the fetchers wait for
- * replies, the writer for pages: async-profiler, event=wall), a load likewise by Redis (the
- * parser waits for a free batch 60 % of the time, the writers for replies, and Redis used 4.6 s
+ * peak RSS at most 200 MB): RSS is met (130-137 MB; JuiceFS's load 329-341 MB). The load is met
+ * on a quiet machine (run 3: 5.7 s against 5.8 s wall, 7.6 s of CPU against 8.7 s; run 5: 6.2 s
+ * against 6.4 s), and was 2x JuiceFS's wall in run 1 at a load average of 4 with less CPU than
+ * JuiceFS's. The dump is not met: 8.9-10.6 s against JuiceFS's 7.9-8.7 s, with about as much
+ * CPU (run 7: 11.8 s against run 5's JuiceFS 11.0 s). A dump's wall is close to its JVM's CPU
+ * plus Redis's, so the two hardly overlap: the fetchers wait for replies and the writer for
+ * pages (async-profiler, event=wall), and Redis is one thread. A load is likewise bound by Redis
+ * (the parser waits for a free batch 60 % of the time, the writers for replies; Redis used 4.6 s
  * of CPU in 7.8 s of wall by hand, without a core of its own). What would go further: fewer
  * server commands per entry (d&lt;dir&gt; and n&lt;dir&gt; are two writes per name, where JuiceFS keeps one
- * hash and no sorted index), and for the dump one connection per page for its three reads.
+ * hash and no sorted index), and a dump that keeps Redis busy while the JVM writes.
  *
  * <h3>SQLite and PostgreSQL</h3>
  *

@@ -25,26 +25,18 @@ import static java.util.Objects.requireNonNull;
 /**
  * The source side of a dump of the Redis engine (the keys are in the header of {@link RedisKeys}).
  *
- * <p>A dump reads a directory page in up to three steps: its names and entries with one Lua
- * script ({@code dump_names.lua}: ZRANGEBYLEX and one HMGET), the packed inodes they name with
- * one MGET, and the xattrs of only the inodes whose flag says they have some with one MULTI of
- * HGETALLs (none for most pages). Reading the inodes in the script too, at one instant with the
- * names, cost the server 4.1-4.7 s of CPU per million against 2.9-3.4 s this way: Lua turning
- * three lists of strings into its own and back is dearer than the round trip.
- * {@value #PARALLELISM} pages are in flight at once on pooled connections. Redis has no snapshot
- * of a database short of a fork, so this is what a dump guarantees: the names of a page are read
- * at one instant, its inodes at another just after, their xattrs at a third. Pages are not
- * consistent with each other: a change while the dump runs may show in one page and not in
- * another (a renamed entry in both directories or in neither; a new hard link counted at one name
- * and not at the first), a name removed between the reads of its page is left out, and an xattr
- * set or removed between them may show or not. Unmount every client for an exact backup; a load
+ * <p>A dump reads a directory page with one Lua script ({@code dump_names.lua}: ZRANGEBYLEX of
+ * the names, one HMGET of their entries, one MGET of the packed inodes, and HGETALL of x&lt;ino&gt;
+ * only for the inodes whose flag says they have xattrs); {@value #PARALLELISM} pages are in
+ * flight at once on pooled connections. Redis has no snapshot of a database short of a fork, so
+ * this is what a dump guarantees: a page, its names, inodes and xattrs, is read at one instant.
+ * Pages are not consistent with each other: a change while the dump runs may show in one page and
+ * not in another (a renamed entry in both directories or in neither; a new hard link counted at
+ * one name and not at the first). Unmount every client for an exact backup; a load
  * recomputes nlink and the counters either way, so what it loads is consistent.
  */
 final class RedisDumpSource implements DumpSource {
     static final int PARALLELISM = 4;
-
-    /** The key of an inode that never exists (numbers start at 1), for a name whose entry is gone. */
-    private static final byte[] NO_INODE = RedisKeys.bytes(RedisKeys.inode(0));
 
     private final JedisPooled jedis;
     private final String where;
@@ -54,7 +46,8 @@ final class RedisDumpSource implements DumpSource {
     RedisDumpSource(JedisPooled jedis, String where) {
         this.jedis = requireNonNull(jedis, "jedis is null");
         this.where = requireNonNull(where, "where is null");
-        this.script = RedisKeys.luaPrelude() + RedisScripts.resource("dump_names.lua");
+        this.script = RedisKeys.luaPrelude() + RedisScripts.resource("common.lua")
+                + RedisScripts.resource("dump_names.lua");
     }
 
     @Override
@@ -114,33 +107,15 @@ final class RedisDumpSource implements DumpSource {
             List<?> reply = (List<?>) evalsha(args);
             List<?> names = (List<?>) reply.get(0);
             List<?> entries = (List<?>) reply.get(1);
+            List<?> inodes = (List<?>) reply.get(2);
+            List<?> xattrs = (List<?>) reply.get(3);
             if (names.isEmpty()) {
                 return List.of();
             }
-            byte[][] keys = new byte[names.size()][];
-            for (int i = 0; i < keys.length; i++) {
-                byte[] entry = (byte[]) entries.get(i);
-                keys[i] = entry == null ? NO_INODE : RedisKeys.inodeOfEntry(entry);
-            }
-            List<byte[]> inodes = jedis.mget(keys);
+            // {index from 1, flat HGETALL}, only for the inodes flagged as having xattrs
             List<?>[] attributes = new List<?>[names.size()];
-            List<Integer> flagged = new ArrayList<>();
-            for (int i = 0; i < keys.length; i++) {
-                if (inodes.get(i) != null && RedisCodec.hasXattrs(inodes.get(i))) {
-                    flagged.add(i);
-                }
-            }
-            if (!flagged.isEmpty()) {
-                List<Response<Object>> xattrs = new ArrayList<>(flagged.size());
-                try (AbstractTransaction batch = jedis.multi()) {
-                    for (int i : flagged) {
-                        xattrs.add(batch.sendCommand(Command.HGETALL, RedisKeys.xattrsOfEntry((byte[]) entries.get(i))));
-                    }
-                    batch.exec();
-                }
-                for (int j = 0; j < flagged.size(); j++) {
-                    attributes[flagged.get(j)] = (List<?>) xattrs.get(j).get();
-                }
+            for (int i = 0; i + 1 < xattrs.size(); i += 2) {
+                attributes[Math.toIntExact((Long) xattrs.get(i)) - 1] = (List<?>) xattrs.get(i + 1);
             }
             List<DumpEntry> page = new ArrayList<>(names.size());
             for (int i = 0; i < names.size(); i++) {

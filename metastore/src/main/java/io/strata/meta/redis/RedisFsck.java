@@ -1,10 +1,11 @@
 package io.strata.meta.redis;
 
 import io.strata.meta.Inode;
-import io.strata.meta.fsck.FsckTarget;
 import io.strata.meta.redis.RedisScripts.Script;
+import io.strata.meta.fsck.FsckTarget;
 import redis.clients.jedis.AbstractTransaction;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;

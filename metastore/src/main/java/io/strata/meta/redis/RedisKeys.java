@@ -111,25 +111,6 @@ final class RedisKeys {
         return LINKS + ino;
     }
 
-    /**
-     * The key of the inode an entry's value names ("f42" -&gt; "i42"): the type letter replaced by
-     * the one-letter prefix, without a detour through a number and a String.
-     */
-    static byte[] inodeOfEntry(byte[] entry) {
-        return prefixed(INODE, entry);
-    }
-
-    /** The key of the xattrs of the inode an entry's value names ("f42" -&gt; "x42"). */
-    static byte[] xattrsOfEntry(byte[] entry) {
-        return prefixed(XATTRS, entry);
-    }
-
-    private static byte[] prefixed(String prefix, byte[] entry) {
-        byte[] key = entry.clone();
-        key[0] = (byte) prefix.charAt(0);
-        return key;
-    }
-
     /** A member of l<ino>: the parent as {@value #PARENT_DIGITS} digits, '/', the name (as link_member in Lua). */
     static String linkMember(long parent, String name) {
         String digits = Long.toString(parent);
