@@ -1,7 +1,6 @@
 package io.strata.core.ufs.s3;
 
 import io.strata.core.conf.Options;
-import io.strata.core.readahead.ReadaheadConfig;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
@@ -70,13 +69,9 @@ import static java.util.Objects.requireNonNull;
  * compile. Measured from a fresh JVM against one MinIO on loopback, 2 threads, 128 KiB objects: a
  * GET took 8.1 ms through the SDK (on the CRT HTTP client) and 2.2-2.5 ms sent this way; JuiceFS's
  * Go client 1.9 ms; a 128 KiB PUT 16.1 ms through the SDK (on Netty), 7.3 ms this way, 5.8 ms from Go
- * (docs/PERFORMANCE.md). The CRT sends each request as it is given (the {@code DEFAULT} meta
- * request: no split into parts), but a ranged GET: that one goes as a {@code GET_OBJECT} meta
- * request, which for a range no longer than the client's part size (8 MiB, as long as the
- * readahead's largest part) is one ranged request too, with no HEAD before it, and receives its
- * body into a buffer of the CRT's pool; a {@code DEFAULT} request collects its body in a buffer
- * that grows from 1 KiB by doubling. Measured from fresh mounts, a cold 1 GiB read: 5-10 % less
- * CPU and a lower peak RSS, throughput within noise (docs/PERFORMANCE.md, tenth round).
+ * (docs/PERFORMANCE.md). The CRT also sends each request as it is given (the
+ * {@code DEFAULT} meta request): no split into parts, and none of the part buffers it reserves 16
+ * at a time for a split GET.
  *
  * <p>Only {@link #getObject}, {@link #putObject}, {@code uploadPart} (from a buffer, or read from a
  * file as it is sent), and the body-less requests a stat, a listing and a delete make ({@link
@@ -119,8 +114,6 @@ final class CrtObjectClient implements S3AsyncClient {
                 .withClientBootstrap(bootstrap)
                 .withCredentialsProvider(credentials)
                 .withSigningConfig(AwsSigningConfig.getDefaultS3SigningConfig(regionId, credentials))
-                // a ranged GET up to a readahead part's size is one request (see the class comment)
-                .withPartSize(ReadaheadConfig.DEFAULT_PART_SIZE)
                 .withMaxConnections(options.get(S3Options.MAX_CONNECTIONS))
                 .withConnectTimeoutMs((int) options.get(S3Options.CONNECT_TIMEOUT).toMillis())
                 .withHttpMonitoringOptions(monitoring)
@@ -161,8 +154,7 @@ final class CrtObjectClient implements S3AsyncClient {
         CrtGetResponse<T> response = new CrtGetResponse<>(transformer,
                 transformer instanceof ChunkCopying copying && copying.copiesChunks());
         S3MetaRequest meta = client.makeMetaRequest(new S3MetaRequestOptions()
-                .withMetaRequestType(request.range() != null
-                        ? S3MetaRequestOptions.MetaRequestType.GET_OBJECT : S3MetaRequestOptions.MetaRequestType.DEFAULT)
+                .withMetaRequestType(S3MetaRequestOptions.MetaRequestType.DEFAULT)
                 .withOperationName("GetObject")
                 .withHttpRequest(new HttpRequest("GET", pathOf(request.bucket(), request.key()),
                         headers.toArray(new HttpHeader[0]), null))
