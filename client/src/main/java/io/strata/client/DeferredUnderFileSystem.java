@@ -22,18 +22,14 @@ final class DeferredUnderFileSystem implements UnderFileSystem {
     private final UfsOpening opening;
     private final URI uri;
 
-    /** {@code uri}: what the storage will open as (checked when it has). */
+    /** {@code uri}: what the storage opens as ({@link UfsOpening} checks it). */
     DeferredUnderFileSystem(UfsOpening opening, URI uri) {
         this.opening = requireNonNull(opening, "opening is null");
         this.uri = requireNonNull(uri, "uri is null");
     }
 
     private UnderFileSystem storage() throws IOException {
-        UnderFileSystem storage = opening.await();
-        if (!storage.uri().equals(uri)) {
-            throw new IllegalStateException("the under storage opened as " + storage.uri() + ", not " + uri);
-        }
-        return storage;
+        return opening.await();
     }
 
     @Override

@@ -161,9 +161,9 @@ public final class StrataFileSystem implements AutoCloseable {
         // Opening the under storage (over S3: building the client, then a first request that checks
         // the bucket, ~0.7 s of a fresh JVM's mount) and opening the metastore and the page cache
         // are independent: overlapped, a mount waits for the slowest of them, not for their sum.
-        UfsOpening opening = UfsOpening.start(source, options);
         // Normalized as the storage's own URI is (no trailing slash): one source, one default metastore.
         URI uri = UnderFileSystems.toUri(source.toString());
+        UfsOpening opening = UfsOpening.start(source, uri, options);
         String metaUrl = Optional.ofNullable(options.get(VolumeOptions.META))
                 .orElseGet(() -> Volumes.defaultMetaUrl(Path.of(options.get(VolumeOptions.STATE_DIR)), uri));
         MetaStore meta = null;
@@ -173,16 +173,8 @@ public final class StrataFileSystem implements AutoCloseable {
             meta = MetaStores.open(metaUrl);
             bind(meta, uri, MetaStoreUrls.redact(metaUrl));
             dataCache = openDataCache(meta, VolumeFormat.withVolumePageSize(meta, options), uri, meters);
-            if (check == StorageCheck.AT_FIRST_USE) {
-                ufs = new DeferredUnderFileSystem(opening, uri);
-            } else {
-                ufs = opening.await();
-                if (!ufs.uri().equals(uri)) {
-                    ufs.close();
-                    throw new IllegalStateException("the under storage opened as " + ufs.uri() + ", not " + uri);
-                }
-            }
-            ufs = new MeteredUnderFileSystem(ufs, meters);
+            ufs = new MeteredUnderFileSystem(check == StorageCheck.AT_FIRST_USE
+                    ? new DeferredUnderFileSystem(opening, uri) : opening.await(), meters);
         } catch (IOException | RuntimeException e) {
             try (UfsOpening closing = opening; MetaStore m = meta; DataCache d = dataCache) {
                 throw e;

@@ -23,11 +23,17 @@ final class UfsOpening implements AutoCloseable {
 
     private UfsOpening() {}
 
-    static UfsOpening start(URI source, Options options) {
+    /** Opens {@code source}, which must open as {@code expected} (its normalized URI), on a thread of its own. */
+    static UfsOpening start(URI source, URI expected, Options options) {
         UfsOpening opening = new UfsOpening();
         Thread thread = new Thread(() -> {
             try {
-                opening.opened.complete(UnderFileSystems.open(source, options));
+                UnderFileSystem ufs = UnderFileSystems.open(source, options);
+                if (!ufs.uri().equals(expected)) {
+                    ufs.close();
+                    throw new IllegalStateException("the under storage opened as " + ufs.uri() + ", not " + expected);
+                }
+                opening.opened.complete(ufs);
             } catch (IOException e) {
                 opening.opened.completeExceptionally(new UncheckedIOException(e));
             } catch (RuntimeException | Error e) {
