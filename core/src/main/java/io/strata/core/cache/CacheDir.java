@@ -45,8 +45,10 @@ import static java.util.Objects.requireNonNull;
  * leftovers, which the next open deletes. Pages are not fsynced: after a power loss a page may
  * be short or garbage, which its checksums catch.
  *
- * <p>The index is rebuilt at open by reading every page's header (not its data), oldest
- * modification first into the eviction order. Space is reserved before a page is written, by
+ * <p>Opening takes the lock and prepares the layout; {@link #restore} then rebuilds the index
+ * by reading every page's header (not its data), oldest modification first into the eviction
+ * order. The two are apart so that the lock is decided when the store opens (the first opener
+ * wins) while the slow part can run on another thread. Space is reserved before a page is written, by
  * evicting the policy's victims until the page fits both the quota and the file system's free
  * space floor ({@code free_space_ratio}); so the directory never holds more than its quota.
  *
@@ -103,7 +105,20 @@ final class CacheDir {
         this.space = requireNonNull(space, "space is null");
         this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
         synchronized (lock) {
-            ensureUsableLocked();
+            ensureUsableLocked(false);
+        }
+    }
+
+    /**
+     * Rebuilds the index from the pages the directory holds, if it is usable and has not been
+     * restored; a directory that becomes usable later is restored when it does.
+     */
+    void restore() {
+        synchronized (lock) {
+            if (usable && !scanned) {
+                scan();
+                scanned = true;
+            }
         }
     }
 
@@ -515,6 +530,10 @@ final class CacheDir {
 
     /** Makes the directory usable if it is not and its retry time has come; true if usable. */
     private boolean ensureUsableLocked() {
+        return ensureUsableLocked(true);
+    }
+
+    private boolean ensureUsableLocked(boolean restoreNow) {
         if (usable) {
             return true;
         }
@@ -522,7 +541,7 @@ final class CacheDir {
             return false;
         }
         try {
-            prepare();
+            prepare(restoreNow);
             boolean wasDown = failedBefore;
             usable = true;
             failedBefore = false;
@@ -557,8 +576,8 @@ final class CacheDir {
         return e.toString();
     }
 
-    /** Creates the layout, takes the directory's lock, clears staging, checks it is writable, scans. */
-    private void prepare() throws IOException {
+    /** Creates the layout, takes the directory's lock, clears staging, checks it is writable, maybe scans. */
+    private void prepare(boolean restoreNow) throws IOException {
         Files.createDirectories(pages);
         Files.createDirectories(staging);
         if (fileLock == null) {
@@ -585,7 +604,7 @@ final class CacheDir {
         for (int i = 0; i < FANOUT; i++) {
             Files.createDirectories(pages.resolve(String.format("%02x", i)));
         }
-        if (!scanned) {
+        if (restoreNow && !scanned) {
             scan();
             scanned = true;
         }

@@ -22,13 +22,15 @@ import static java.util.Objects.requireNonNull;
  * spread over the directories; when the home directory is unusable the page goes to the next one
  * that is. Lookups try the home directory first, then the others.
  *
- * <p>The directories are opened on a thread of their own: restoring a directory's index reads
- * the header of every page it holds (~0.5 s for 1,200 pages after the kernel's caches were
- * dropped), which a mount or a Hadoop job that only lists should not wait for. The first call
- * that needs a directory waits for them instead; {@link #capacityBytes} does not.
+ * <p>The directories are locked when the store opens, so of two stores given one directory the
+ * first opened keeps it; their indexes are restored on a thread of their own: a restore reads
+ * the header of every page a directory holds (~0.5 s for 1,200 pages after the kernel's caches
+ * were dropped), which a mount or a Hadoop job that only lists should not wait for. The first
+ * call that needs a directory waits for the restore instead; {@link #capacityBytes} does not.
  */
 public final class DiskPageStore implements PageStore {
-    private final CompletableFuture<List<CacheDir>> opening = new CompletableFuture<>();
+    private final List<CacheDir> opened;
+    private final CompletableFuture<Void> restored = new CompletableFuture<>();
     private final List<Dir> given;
     private final long capacity;
     private final CacheMetrics.Tier meters;
@@ -59,16 +61,18 @@ public final class DiskPageStore implements PageStore {
         requireNonNull(nanoClock, "nanoClock is null");
         this.capacity = given.stream().mapToLong(Dir::quotaBytes).sum();
         this.meters = metrics.tier("disk");
+        List<CacheDir> locked = new ArrayList<>();
+        for (int i = 0; i < given.size(); i++) {
+            locked.add(new CacheDir(given.get(i).path(), given.get(i).quotaBytes(), freeSpaceRatio,
+                    policies.get(i), meters, space, nanoClock));
+        }
+        this.opened = List.copyOf(locked);
         Thread restore = new Thread(() -> {
             try {
-                List<CacheDir> opened = new ArrayList<>();
-                for (int i = 0; i < given.size(); i++) {
-                    opened.add(new CacheDir(given.get(i).path(), given.get(i).quotaBytes(), freeSpaceRatio,
-                            policies.get(i), meters, space, nanoClock));
-                }
-                opening.complete(List.copyOf(opened));
+                opened.forEach(CacheDir::restore);
+                restored.complete(null);
             } catch (RuntimeException | Error e) {
-                opening.completeExceptionally(e);
+                restored.completeExceptionally(e);
             }
         }, "strata-cache-restore");
         restore.setDaemon(true);
@@ -76,10 +80,11 @@ public final class DiskPageStore implements PageStore {
         metrics.gauges("disk", this);
     }
 
-    /** The directories, once opened (waits for their restore the first time). */
+    /** The directories, once restored (waits for their restore the first time). */
     List<CacheDir> dirs() {
         try {
-            return opening.join();
+            restored.join();
+            return opened;
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
                 throw runtime;
@@ -219,7 +224,8 @@ public final class DiskPageStore implements PageStore {
 
     @Override
     public void close() {
-        opening.handle((dirs, failure) -> dirs == null ? List.<CacheDir>of() : dirs).join().forEach(CacheDir::close);
+        restored.handle((done, failure) -> null).join();
+        opened.forEach(CacheDir::close);
     }
 
     @Override
