@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -19,6 +20,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -89,6 +91,37 @@ class CdsArchiveTest {
         String log = Files.readString(base.resolve("mount.log"));
         assertFalse(log.contains("WARNING"), "the mount from the cache warned:\n" + log);
         assertFalse(log.contains("AOTCache"), "the mount from the cache made another:\n" + log);
+    }
+
+    /**
+     * The command line's parser comes from the archive too: picocli ships Java 5 class files, which
+     * an archive skips, so the build rewrites them as Java 8 ones (cli/src/build/java).
+     */
+    @Test
+    void theCommandLineParserIsLoadedFromTheArchive() throws IOException {
+        environment.put("STRATA_CDS_MIN_SESSION", "0");
+        mountAndUnmount();
+        environment.put("STRATA_JAVA_OPTS", "-Xlog:class+load=info:file=" + base.resolve("classes-%p.log"));
+        mountAndUnmount();
+
+        List<String> mountLog;
+        try (Stream<Path> files = Files.list(base)) {
+            mountLog = files.filter(f -> f.getFileName().toString().startsWith("classes-"))
+                    .map(CdsArchiveTest::lines)
+                    .filter(lines -> lines.stream().anyMatch(line -> line.contains(" io.strata.cli.MountCommand ")))
+                    .findFirst().orElseThrow(() -> new AssertionError("no class log of the mount's JVM in " + base));
+        }
+        String parser = mountLog.stream().filter(line -> line.contains(" picocli.CommandLine "))
+                .findFirst().orElseThrow(() -> new AssertionError("the mount did not load picocli.CommandLine"));
+        assertTrue(parser.contains("source: shared objects file"), "loaded from the jar, not the archive: " + parser);
+    }
+
+    private static List<String> lines(Path file) {
+        try {
+            return Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private record Jdk(Path home, int feature) {}
