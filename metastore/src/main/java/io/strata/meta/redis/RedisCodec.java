@@ -106,10 +106,18 @@ final class RedisCodec {
     }
 
     /** A symlink's target from its packed value: what follows the UFS version. */
-    static String target(byte[] packed) {
-        int ufs = NAME + 4 + ByteBuffer.wrap(packed).getInt(NAME);
-        int from = ufs + 4 + ByteBuffer.wrap(packed).getInt(ufs);
-        return new String(packed, from, packed.length - from, StandardCharsets.UTF_8);
+    static String target(byte[] packed) throws IOException {
+        try {
+            ByteBuffer in = ByteBuffer.wrap(packed);
+            int ufs = Math.addExact(NAME + 4, in.getInt(NAME));
+            int from = Math.addExact(ufs + 4, in.getInt(ufs));
+            if (from < 0 || from > packed.length) {
+                throw new IndexOutOfBoundsException(from);
+            }
+            return new String(packed, from, packed.length - from, StandardCharsets.UTF_8);
+        } catch (IndexOutOfBoundsException | ArithmeticException e) {
+            throw new IOException("corrupt metastore: a symlink's value is truncated (" + packed.length + " bytes)", e);
+        }
     }
 
     static boolean hasXattrs(byte[] packed) {

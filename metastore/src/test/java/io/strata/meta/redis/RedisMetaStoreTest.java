@@ -17,6 +17,7 @@ import redis.clients.jedis.Jedis;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -122,6 +123,19 @@ final class RedisMetaStoreTest extends AbstractSharedMetaStoreTest {
             jedis.flushDB();
         }
         store = createStore();
+    }
+
+    @Test
+    void aTruncatedSymlinkValueReadsAsACorruptMetastore() throws IOException {
+        long link = store.create(Inode.ROOT, "l", NewInode.symlink("target", 0, 0, tick())).ino();
+        try (Jedis jedis = TestServers.redis().client()) {
+            byte[] key = RedisKeys.bytes("i" + link);
+            byte[] packed = jedis.get(key);
+            jedis.set(key, Arrays.copyOf(packed, RedisCodec.NAME + 6)); // cut inside the name
+            IOException failure = assertThrows(IOException.class, () -> store.readlink(link));
+            assertTrue(failure.getMessage().contains("corrupt metastore"), failure.getMessage());
+            jedis.set(key, packed); // whole again, for the invariants checked after each test
+        }
     }
 
     @Test
