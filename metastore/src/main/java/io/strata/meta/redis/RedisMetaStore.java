@@ -246,13 +246,13 @@ public final class RedisMetaStore implements MetaStore {
             throw new FsException(FsError.EINVAL, "negative size " + change.size());
         }
         return call(() -> RedisCodec.inode(ino, scripts.run(Script.SETATTR, ino,
-                optional(change.mode() == null ? null : RedisCodec.u32(change.mode())),
-                optional(change.uid() == null ? null : RedisCodec.u32(change.uid())),
-                optional(change.gid() == null ? null : RedisCodec.u32(change.gid())),
-                optional(change.size() == null ? null : RedisCodec.u64(change.size())),
-                optional(change.atimeNs() == null ? null : RedisCodec.u64(change.atimeNs())),
-                optional(change.mtimeNs() == null ? null : RedisCodec.u64(change.mtimeNs())),
-                optional(change.ufsVersion() == null ? null : RedisKeys.bytes(change.ufsVersion())),
+                optional(change.mode(), RedisCodec::u32),
+                optional(change.uid(), RedisCodec::u32),
+                optional(change.gid(), RedisCodec::u32),
+                optional(change.size(), RedisCodec::u64),
+                optional(change.atimeNs(), RedisCodec::u64),
+                optional(change.mtimeNs(), RedisCodec::u64),
+                optional(change.ufsVersion(), RedisKeys::bytes),
                 RedisCodec.u64(change.ctimeNs())).get(0)));
     }
 
@@ -447,11 +447,12 @@ public final class RedisMetaStore implements MetaStore {
         }
     }
 
-    /** A setattr argument: '-' keeps the field, '+' and the value's bytes change it. */
-    private static byte[] optional(byte[] value) {
-        if (value == null) {
+    /** A setattr argument: '-' keeps the field (null), '+' and the value's encoding change it. */
+    private static <T> byte[] optional(T field, Function<T, byte[]> encoding) {
+        if (field == null) {
             return RedisKeys.bytes("-");
         }
+        byte[] value = encoding.apply(field);
         byte[] change = new byte[value.length + 1];
         change[0] = '+';
         System.arraycopy(value, 0, change, 1, value.length);
