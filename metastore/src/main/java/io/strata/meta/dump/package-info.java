@@ -100,7 +100,8 @@
  * peak RSS at most 200 MB): RSS is met (130-137 MB; JuiceFS's load 329-341 MB). The load is met
  * on a quiet machine (run 3: 5.7 s against 5.8 s wall, 7.6 s of CPU against 8.7 s; run 5: 6.2 s
  * against 6.4 s), and was 2x JuiceFS's wall in run 1 at a load average of 4 with less CPU than
- * JuiceFS's. The dump is not met: 8.9-10.6 s against JuiceFS's 7.9-8.7 s, with about as much
+ * JuiceFS's. The dump was not met in runs 1-7 (see runs 8-16 below): 8.9-10.6 s against
+ * JuiceFS's 7.9-8.7 s, with about as much
  * CPU (run 7: 11.8 s against run 5's JuiceFS 11.0 s). A dump's wall is close to its JVM's CPU
  * plus Redis's, so the two hardly overlap: the fetchers wait for replies and the writer for
  * pages (async-profiler, event=wall), and Redis is one thread. A load is likewise bound by Redis
@@ -109,9 +110,9 @@
  * server commands per entry (d&lt;dir&gt; and n&lt;dir&gt; are two writes per name, where JuiceFS keeps one
  * hash and no sorted index), and a dump that keeps Redis busy while the JVM writes.
  *
- * <p>Runs 8-14 (2026-11-27, the same command, JuiceFS in every run, old = main before the two
+ * <p>Runs 8-16 (2026-11-27, the same command, JuiceFS in every run, old = main before the two
  * changes below, new = with both; alternated; load average 3.9-6.9 for runs 8-11, 1.5-3.4 for
- * runs 12-14, another engineer timing on the machine throughout; every round trip
+ * runs 12-16, another engineer timing on the machine throughout; every round trip
  * byte-identical):
  *
  * <pre>
@@ -130,14 +131,20 @@
  * JuiceFS 1.3 --binary, run 13           9.0 s   5.3 s   6.5 s  140 MB       8.6 s   6.2 s   6.2 s  329 MB
  * Strata new, run 14                     5.4 s   3.9 s   3.7 s  130 MB       6.0 s   4.9 s   3.9 s  136 MB
  * JuiceFS 1.3 --binary, run 14           8.2 s   5.0 s   6.0 s  141 MB       7.3 s   5.1 s   4.7 s  320 MB
+ * Strata new, run 15                     6.3 s   4.8 s   4.3 s  130 MB       6.8 s   5.7 s   4.9 s  136 MB
+ * JuiceFS 1.3 --binary, run 15           8.1 s   5.2 s   6.1 s  142 MB       7.7 s   6.1 s   5.9 s  344 MB
+ * Strata old, run 16                    11.8 s   5.5 s   6.6 s  130 MB       7.0 s   5.5 s   4.5 s  136 MB
+ * JuiceFS 1.3 --binary, run 16           9.0 s   5.8 s   6.2 s  154 MB       8.1 s   6.4 s   5.9 s  311 MB
  * </pre>
  *
  * <p>At these load averages a step's wall time says more about the machine than about the step
  * (the same old jar took 7.6 to 16.7 s, JuiceFS 5.6 to 17.0 s), so the comparison that holds is
- * within one run: the new dump was faster than JuiceFS's in runs 11, 12 and 14 (8.7 against 13.4,
- * 4.9 against 5.6, 5.4 against 8.2 s) and slower in run 9, at a load average of 6.9 (19.6
- * against 11.0 s); its CPU, JVM plus Redis, was 7.0-8.3 s against JuiceFS's 7.8-11.7 s. The load
- * is the same code in both jars: its spread (4.8-13.8 s) is the machine's.
+ * within one run: the new dump was faster than JuiceFS's in runs 11, 12, 14 and 15 (8.7 against
+ * 13.4, 4.9 against 5.6, 5.4 against 8.2, 6.3 against 8.1 s) and slower in run 9, at a load
+ * average of 6.9 (19.6 against 11.0 s); its CPU, JVM plus Redis, was 7.0-9.1 s against
+ * JuiceFS's 7.8-11.7 s. The old dump was slower than JuiceFS's in runs 10 and 16 and faster in
+ * runs 8 and 13. The load is the same code in both jars: its spread (4.8-13.8 s) is the
+ * machine's.
  *
  * <p>Where a dump's time went, on a volume made by {@code TreeGenerator} and dumped over and over
  * (async-profiler {@code event=wall,threads} at 2 ms; {@code pidstat} of redis-server; perf of
