@@ -33,7 +33,8 @@ public final class MetadataDump {
      *
      * @param keepSecrets keep settings that hold secrets (left out by default)
      * @param pageSize entries per fetch (one query, script or pipeline)
-     * @param window fetches running or done ahead of the writer
+     * @param window pages fetched ahead of the writer, counted in the order the walk needs them
+     *     (see {@code TreeWalker})
      */
     public record DumpOptions(boolean keepSecrets, int pageSize, int window) {
         public DumpOptions {

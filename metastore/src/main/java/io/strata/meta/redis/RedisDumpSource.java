@@ -17,6 +17,7 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -27,8 +28,9 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>A dump reads a directory page with one Lua script ({@code dump_names.lua}: ZRANGEBYLEX of
  * the names, one HMGET of their entries, one MGET of the packed inodes, and HGETALL of x&lt;ino&gt;
- * only for the inodes whose flag says they have xattrs); {@value #PARALLELISM} pages are in
- * flight at once on pooled connections. Redis has no snapshot of a database short of a fork, so
+ * only for the inodes whose flag says they have xattrs; for a directory that fits the page, one
+ * HGETALL of its entries in place of ZRANGEBYLEX and HMGET, sorted here); {@value #PARALLELISM}
+ * pages are in flight at once on pooled connections. Redis has no snapshot of a database short of a fork, so
  * this is what a dump guarantees: a page, its names, inodes and xattrs, is read at one instant.
  * Pages are not consistent with each other: a change while the dump runs may show in one page and
  * not in another (a renamed entry in both directories or in neither; a new hard link counted at
@@ -105,10 +107,24 @@ final class RedisDumpSource implements DumpSource {
                 RedisKeys.bytes(Integer.toString(limit)));
         return call(() -> {
             List<?> reply = (List<?>) evalsha(args);
-            List<?> names = (List<?>) reply.get(0);
-            List<?> entries = (List<?>) reply.get(1);
-            List<?> inodes = (List<?>) reply.get(2);
-            List<?> xattrs = (List<?>) reply.get(3);
+            List<?> names;
+            List<?> entries;
+            if (reply.size() == 3) { // a whole directory, as HGETALL gave it
+                List<?> flat = (List<?>) reply.get(0);
+                List<Object> n = new ArrayList<>(flat.size() / 2);
+                List<Object> e = new ArrayList<>(flat.size() / 2);
+                for (int i = 0; i + 1 < flat.size(); i += 2) {
+                    n.add(flat.get(i));
+                    e.add(flat.get(i + 1));
+                }
+                names = n;
+                entries = e;
+            } else {
+                names = (List<?>) reply.get(0);
+                entries = (List<?>) reply.get(1);
+            }
+            List<?> inodes = (List<?>) reply.get(reply.size() - 2);
+            List<?> xattrs = (List<?>) reply.get(reply.size() - 1);
             if (names.isEmpty()) {
                 return List.of();
             }
@@ -118,7 +134,7 @@ final class RedisDumpSource implements DumpSource {
                 attributes[Math.toIntExact((Long) xattrs.get(i)) - 1] = (List<?>) xattrs.get(i + 1);
             }
             List<DumpEntry> page = new ArrayList<>(names.size());
-            for (int i = 0; i < names.size(); i++) {
+            for (int i : reply.size() == 3 ? byteOrder(names) : inOrder(names.size())) {
                 String name = RedisCodec.string(names.get(i));
                 String entry = RedisCodec.string(entries.get(i));
                 long ino;
@@ -134,6 +150,28 @@ final class RedisDumpSource implements DumpSource {
             }
             return page;
         });
+    }
+
+    /** The indexes of {@code names} (raw bytes) in the order ZRANGEBYLEX gives: unsigned bytes, a prefix first. */
+    private static int[] byteOrder(List<?> names) {
+        Integer[] order = new Integer[names.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Arrays.compareUnsigned((byte[]) names.get(a), (byte[]) names.get(b)));
+        int[] indexes = new int[order.length];
+        for (int i = 0; i < order.length; i++) {
+            indexes[i] = order[i];
+        }
+        return indexes;
+    }
+
+    private static int[] inOrder(int size) {
+        int[] indexes = new int[size];
+        for (int i = 0; i < size; i++) {
+            indexes[i] = i;
+        }
+        return indexes;
     }
 
     @Override
