@@ -24,7 +24,8 @@ import java.util.zip.ZipOutputStream;
  * <p>Why: the JDK's class-data sharing archive and AOT cache, which {@code bin/strata} makes for a
  * mount, cannot hold such old classes (the JDK logs "Old class has been linked" and skips them),
  * so every mount loaded, verified and linked them from the jar. picocli ships Java 5 class files:
- * its 176 classes took 0.27 s of a fresh mount's 0.8-1.0 s (docs/PERFORMANCE.md, "Mount time").
+ * its 176 classes took 0.27 s of a fresh mount's 0.8-1.0 s (docs/PERFORMANCE.md, issue 11,
+ * eleventh round).
  * The bytecode is unchanged; only the version and the frames are new, and the JVM's type-checking
  * verifier checks those frames whenever such a class loads.
  *
