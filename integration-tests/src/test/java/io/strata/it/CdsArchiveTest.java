@@ -108,12 +108,18 @@ class CdsArchiveTest {
         try (Stream<Path> files = Files.list(base)) {
             mountLog = files.filter(f -> f.getFileName().toString().startsWith("classes-"))
                     .map(CdsArchiveTest::lines)
-                    .filter(lines -> lines.stream().anyMatch(line -> line.contains(" io.strata.cli.MountCommand ")))
+                    // the mount's JVM is the one that opened a file system (strata umount's loads MountCommand too)
+                    .filter(lines -> loads(lines, "io.strata.client.StrataFileSystem"))
                     .findFirst().orElseThrow(() -> new AssertionError("no class log of the mount's JVM in " + base));
         }
         String parser = mountLog.stream().filter(line -> line.contains(" picocli.CommandLine "))
                 .findFirst().orElseThrow(() -> new AssertionError("the mount did not load picocli.CommandLine"));
         assertTrue(parser.contains("source: shared objects file"), "loaded from the jar, not the archive: " + parser);
+    }
+
+    /** Whether a class log shows the class loaded. */
+    private static boolean loads(List<String> classLog, String className) {
+        return classLog.stream().anyMatch(line -> line.contains(" " + className + " "));
     }
 
     private static List<String> lines(Path file) {
