@@ -30,18 +30,31 @@ public final class VolumeFormat {
         if (stored.isEmpty()) {
             throw new IOException(where + " has no " + VERSION_KEY + " setting: it is not a Strata metastore");
         }
+        checkVersion("format version", stored.get(), VERSION, where, "");
+    }
+
+    /**
+     * Refuses a version number read from a volume other than the one this build reads: a malformed
+     * one, a newer one (a newer Strata opens it), an older one ({@code ifOlder} says what to do).
+     * Every versioned part of a volume (its format, an engine's own schema) is checked with it.
+     *
+     * @param what the version's name in messages ("format version", "Redis schema")
+     * @param where the volume, for messages: never with a password
+     */
+    public static void checkVersion(String what, String stored, int supported, String where, String ifOlder)
+            throws IOException {
         int version;
         try {
-            version = Integer.parseInt(stored.get());
+            version = Integer.parseInt(stored);
         } catch (NumberFormatException e) {
-            throw new IOException(where + " has a malformed " + VERSION_KEY + " '" + stored.get() + "'", e);
+            throw new IOException(where + " has a malformed " + what + " '" + stored + "'", e);
         }
-        if (version > VERSION) {
-            throw new IOException(where + " has format version " + version + ", newer than version " + VERSION
+        if (version > supported) {
+            throw new IOException(where + " has " + what + " " + version + ", newer than " + what + " " + supported
                     + " that this Strata reads: open it with a newer Strata");
         }
-        if (version < VERSION) {
-            throw new IOException(where + " has format version " + version + ", which this Strata cannot upgrade");
+        if (version < supported) {
+            throw new IOException(where + " has " + what + " " + version + ", which this Strata cannot upgrade" + ifOlder);
         }
     }
 

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -106,37 +107,20 @@ final class RedisDumpSource implements DumpSource {
                 RedisKeys.bytes(after == null ? "-" : "(" + after),
                 RedisKeys.bytes(Integer.toString(limit)));
         return call(() -> {
-            List<?> reply = (List<?>) evalsha(args);
-            List<?> names;
-            List<?> entries;
-            if (reply.size() == 3) { // a whole directory, as HGETALL gave it
-                List<?> flat = (List<?>) reply.get(0);
-                List<Object> n = new ArrayList<>(flat.size() / 2);
-                List<Object> e = new ArrayList<>(flat.size() / 2);
-                for (int i = 0; i + 1 < flat.size(); i += 2) {
-                    n.add(flat.get(i));
-                    e.add(flat.get(i + 1));
-                }
-                names = n;
-                entries = e;
-            } else {
-                names = (List<?>) reply.get(0);
-                entries = (List<?>) reply.get(1);
-            }
-            List<?> inodes = (List<?>) reply.get(reply.size() - 2);
-            List<?> xattrs = (List<?>) reply.get(reply.size() - 1);
+            PageReply reply = PageReply.of((List<?>) evalsha(args));
+            List<?> names = reply.names();
             if (names.isEmpty()) {
                 return List.of();
             }
             // {index from 1, flat HGETALL}, only for the inodes flagged as having xattrs
             List<?>[] attributes = new List<?>[names.size()];
-            for (int i = 0; i + 1 < xattrs.size(); i += 2) {
-                attributes[Math.toIntExact((Long) xattrs.get(i)) - 1] = (List<?>) xattrs.get(i + 1);
+            for (int i = 0; i + 1 < reply.xattrs().size(); i += 2) {
+                attributes[Math.toIntExact((Long) reply.xattrs().get(i)) - 1] = (List<?>) reply.xattrs().get(i + 1);
             }
             List<DumpEntry> page = new ArrayList<>(names.size());
-            for (int i : reply.size() == 3 ? byteOrder(names) : inOrder(names.size())) {
+            for (int i : reply.order()) {
                 String name = RedisCodec.string(names.get(i));
-                String entry = RedisCodec.string(entries.get(i));
+                String entry = RedisCodec.string(reply.entries().get(i));
                 long ino;
                 try {
                     ino = entry == null ? -1 : Long.parseLong(entry, 1, entry.length(), 10);
@@ -146,32 +130,44 @@ final class RedisDumpSource implements DumpSource {
                 }
                 // a name without an entry was removed between the two reads: the dump leaves it out
                 page.add(new DumpEntry(name, ino, ino < 0 ? null
-                        : node(ino, (byte[]) inodes.get(i), attributes[i] == null ? List.of() : attributes[i])));
+                        : node(ino, (byte[]) reply.inodes().get(i), attributes[i] == null ? List.of() : attributes[i])));
             }
             return page;
         });
     }
 
-    /** The indexes of {@code names} (raw bytes) in the order ZRANGEBYLEX gives: unsigned bytes, a prefix first. */
-    private static int[] byteOrder(List<?> names) {
-        Integer[] order = new Integer[names.size()];
-        for (int i = 0; i < order.length; i++) {
-            order[i] = i;
+    /**
+     * What {@code dump_names.lua} answered for one page: the names (raw bytes), their entries, packed
+     * inodes and xattrs at the same indexes, and the order the page is emitted in.
+     *
+     * @param sorted whether the names came sorted (ZRANGEBYLEX), or in the hash's order (HGETALL of a
+     *               whole directory) and must be sorted here as ZRANGEBYLEX would
+     */
+    private record PageReply(List<?> names, List<?> entries, List<?> inodes, List<?> xattrs, boolean sorted) {
+        static PageReply of(List<?> reply) {
+            if (reply.size() == 3) { // {HGETALL of the directory, inodes, xattrs}
+                List<?> flat = (List<?>) reply.get(0);
+                List<Object> names = new ArrayList<>(flat.size() / 2);
+                List<Object> entries = new ArrayList<>(flat.size() / 2);
+                for (int i = 0; i + 1 < flat.size(); i += 2) {
+                    names.add(flat.get(i));
+                    entries.add(flat.get(i + 1));
+                }
+                return new PageReply(names, entries, (List<?>) reply.get(1), (List<?>) reply.get(2), false);
+            }
+            return new PageReply((List<?>) reply.get(0), (List<?>) reply.get(1), (List<?>) reply.get(2),
+                    (List<?>) reply.get(3), true);
         }
-        Arrays.sort(order, (a, b) -> Arrays.compareUnsigned((byte[]) names.get(a), (byte[]) names.get(b)));
-        int[] indexes = new int[order.length];
-        for (int i = 0; i < order.length; i++) {
-            indexes[i] = order[i];
-        }
-        return indexes;
-    }
 
-    private static int[] inOrder(int size) {
-        int[] indexes = new int[size];
-        for (int i = 0; i < size; i++) {
-            indexes[i] = i;
+        /** The indexes of the names in ZRANGEBYLEX's order: unsigned bytes, a prefix first. */
+        int[] order() {
+            IntStream indexes = IntStream.range(0, names.size());
+            return sorted ? indexes.toArray()
+                    : indexes.boxed()
+                            .sorted((a, b) -> Arrays.compareUnsigned((byte[]) names.get(a), (byte[]) names.get(b)))
+                            .mapToInt(Integer::intValue)
+                            .toArray();
         }
-        return indexes;
     }
 
     @Override

@@ -128,20 +128,8 @@ public final class RedisMetaStore implements MetaStore {
                     + RedisKeys.SCHEMA + "). Dump the volume with the Strata that wrote it (strata dump), then load"
                     + " the dump into an empty database with this one (strata load)");
         }
-        int schema;
-        try {
-            schema = Integer.parseInt(stored);
-        } catch (NumberFormatException e) {
-            throw new IOException(where + " has a malformed Redis schema '" + stored + "'", e);
-        }
-        if (schema > RedisKeys.SCHEMA) {
-            throw new IOException(where + " has Redis schema " + schema + ", newer than schema " + RedisKeys.SCHEMA
-                    + " that this Strata reads: open it with a newer Strata");
-        }
-        if (schema < RedisKeys.SCHEMA) {
-            throw new IOException(where + " has Redis schema " + schema + ", which this Strata cannot upgrade:"
-                    + " dump it with the Strata that wrote it and load the dump with this one");
-        }
+        VolumeFormat.checkVersion("Redis schema", stored, RedisKeys.SCHEMA, where,
+                ": dump it with the Strata that wrote it and load the dump with this one");
     }
 
     @Override
