@@ -69,6 +69,11 @@ final class DataCache implements AutoCloseable {
             public ByteBuffer readRange(long offset, int length) throws IOException {
                 return file.readRange(offset, length);
             }
+
+            @Override
+            public void willNeed(long offset, long length) {
+                file.willNeed(offset, length);
+            }
         };
     }
 

@@ -55,6 +55,8 @@ final class PageReader {
             throws IOException {
         int total = 0;
         long position = offset;
+        long end = offset + dst.remaining();
+        long hinted = offset; // the source has been told of the missing pages up to here
         while (dst.hasRemaining()) {
             long index = position / pageSize;
             int pageOffset = (int) (position % pageSize);
@@ -66,6 +68,9 @@ final class PageReader {
                 if (onMiss != null) {
                     onMiss.accept(id);
                 }
+                if (position >= hinted) {
+                    hinted = hintMissingRun(source, id, end);
+                }
                 n = readMissing(source, id, pageOffset, window);
             }
             dst.position(dst.position() + n);
@@ -76,6 +81,23 @@ final class PageReader {
             }
         }
         return total;
+    }
+
+    /**
+     * Tells the source of the run of missing pages from {@code first} on, up to {@code end}, when
+     * it is longer than that one page: a large read (a Parquet column chunk through the Hadoop
+     * adapter) then has all of its GETs under way at once, where page after page would wait for a
+     * readahead window to grow. Returns the end of the run.
+     */
+    private long hintMissingRun(PageSource source, PageId first, long end) {
+        long runEnd = first.offset() + pageSize;
+        while (runEnd < end && store.length(new PageId(first.fileKey(), first.version(), runEnd / pageSize, pageSize)) < 0) {
+            runEnd += pageSize;
+        }
+        if (runEnd - first.offset() > pageSize) {
+            source.willNeed(first.offset(), runEnd - first.offset());
+        }
+        return runEnd;
     }
 
     private int readMissing(PageSource source, PageId id, int pageOffset, ByteBuffer dst) throws IOException {

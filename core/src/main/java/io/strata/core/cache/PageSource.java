@@ -21,4 +21,7 @@ public interface PageSource {
         }
         return buffer.flip().asReadOnlyBuffer();
     }
+
+    /** A hint that {@code [offset, offset + length)} will be read soon, in order; see {@code UfsFile#willNeed}. */
+    default void willNeed(long offset, long length) {}
 }

@@ -112,6 +112,40 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
         return copy.flip().asReadOnlyBuffer();
     }
 
+    /**
+     * A hint that {@code [offset, offset + length)} will be read soon, in order (a positioned read of
+     * a Parquet column chunk, through the page cache a page at a time): what no part covers yet is
+     * requested now, as parts of up to a part's size that all run at once, each only if the budget
+     * has room now, so a known range does not wait for a window to grow. Never waits and never
+     * fails: what is not requested here is fetched when read. The parts belong to no stream; they go
+     * when read through, when the budget reclaims them, or when the file closes.
+     */
+    public void willNeed(long offset, long length) {
+        if (offset < 0 || length <= 0 || offset >= size) {
+            return;
+        }
+        long end = Math.min(size, offset + length);
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            for (PartTable.Gap gap : parts.gaps(offset, end)) {
+                for (long start = gap.start(); start < gap.end(); ) {
+                    long partEnd = Math.min(gap.end(), alignDown(start, config.partSize()) + config.partSize());
+                    if (!budget.tryReserve(partEnd - start)) {
+                        stats.refusedReadahead.increment();
+                        return;
+                    }
+                    fetch(start, partEnd, null, true, false);
+                    start = partEnd;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     // ---- planning and registering, under the lock ---------------------------------------------
 
     /** The parts covering {@code [offset, pinned.end)}, pinned; fetches registered as needed. */

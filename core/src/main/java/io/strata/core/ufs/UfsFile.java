@@ -31,6 +31,13 @@ public interface UfsFile extends Closeable {
         return buffer.flip().asReadOnlyBuffer();
     }
 
+    /**
+     * A hint that {@code [offset, offset + length)} will be read soon, in order: a file that reads
+     * ahead (the S3 readahead) may start fetching all of it now. The default does nothing. Never
+     * waits and never fails.
+     */
+    default void willNeed(long offset, long length) {}
+
     /** Writes all of {@code src} at {@code offset}, growing the file as needed. */
     void write(ByteBuffer src, long offset) throws IOException;
 

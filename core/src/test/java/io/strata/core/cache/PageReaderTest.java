@@ -7,6 +7,9 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Queue;
 import java.util.Random;
 import java.util.concurrent.CountDownLatch;
@@ -89,6 +92,47 @@ class PageReaderTest {
         }
         runFills();
         assertEquals(0, reader.inFlight());
+    }
+
+    @Test
+    void aReadOfManyPagesTellsTheSourceOfEachRunOfMissingPagesBeforeFetching() throws IOException {
+        read(3 * PAGE, 1); // page 3 cached: it splits the next read's misses into two runs
+        runFills();
+        List<String> hints = new ArrayList<>();
+        PageSource hinted = new PageSource() {
+            @Override
+            public int read(ByteBuffer dst, long offset) throws IOException {
+                return source.read(dst, offset);
+            }
+
+            @Override
+            public void willNeed(long offset, long length) {
+                hints.add(offset / PAGE + "+" + length / PAGE);
+            }
+        };
+        ByteBuffer dst = ByteBuffer.allocate(6 * PAGE - 100);
+        reader.read(hinted, "f", "v1", dst, 100); // pages 0-5: 0-2 missing, 3 cached, 4-5 missing
+        assertEquals(List.of("0+3", "4+2"), hints, "pages, as offset+count");
+        assertArrayEquals(expected(100, 6 * PAGE - 100), Arrays.copyOf(dst.array(), dst.position()));
+    }
+
+    @Test
+    void onlyAReadSpanningMoreThanOneMissingPageGivesAHint() throws IOException {
+        List<Long> hints = new ArrayList<>();
+        PageSource hinted = new PageSource() {
+            @Override
+            public int read(ByteBuffer dst, long offset) throws IOException {
+                return source.read(dst, offset);
+            }
+
+            @Override
+            public void willNeed(long offset, long length) {
+                hints.add(offset);
+            }
+        };
+        reader.read(hinted, "f", "v1", ByteBuffer.allocate(PAGE), 0);             // page 0
+        reader.read(hinted, "f", "v1", ByteBuffer.allocate(PAGE), 2 * PAGE - 10); // the end of page 1, most of 2
+        assertEquals(List.of((long) PAGE), hints, "the read spanning two missing pages, from the first");
     }
 
     @Test

@@ -358,6 +358,43 @@ class PrefetcherTest {
     }
 
     @Test
+    void willNeedRequestsTheWholeRangeAtOnceAndItsReadsFetchNothingMore() throws IOException {
+        FakeObject object = new FakeObject(4 * MIB, 18).hold();
+        Readahead engine = new Readahead(config(MIB, true, 64 * MIB));
+        engines.add(engine);
+        Prefetcher prefetcher = open(engine, object);
+        prefetcher.willNeed(BLOCK, 5 * PART);
+        assertEquals(List.of(new FakeObject.Request(BLOCK, PART - BLOCK), new FakeObject.Request(PART, PART),
+                new FakeObject.Request(2 * PART, PART), new FakeObject.Request(3 * PART, PART),
+                new FakeObject.Request(4 * PART, PART), new FakeObject.Request(5 * PART, BLOCK)),
+                object.requests(), "every part on the part grid, all before any read");
+        object.releaseHeld();
+        for (long offset = BLOCK; offset < BLOCK + 5 * PART; offset += BLOCK) {
+            readRangeAndCheck(prefetcher, object, offset, BLOCK);
+        }
+        assertEquals(5L * PART, object.requestedBytes(), "the reads joined the hinted parts");
+        assertEquals(0, engine.budget().used(), "parts read through are released");
+    }
+
+    @Test
+    void willNeedFetchesOnlyWhatNoPartCoversAndWhatTheBudgetHasRoomFor() throws IOException {
+        FakeObject object = new FakeObject(4 * MIB, 19).hold();
+        Readahead engine = new Readahead(config(MIB, true, 2 * PART));
+        engines.add(engine);
+        Prefetcher prefetcher = open(engine, object);
+        prefetcher.willNeed(0, BLOCK);
+        prefetcher.willNeed(0, 4 * PART);
+        assertEquals(List.of(new FakeObject.Request(0, BLOCK), new FakeObject.Request(BLOCK, PART - BLOCK),
+                new FakeObject.Request(PART, PART)), object.requests(), "the covered block skipped, then the budget full");
+        object.releaseHeld();
+        for (long offset = 0; offset < 4 * PART; offset += BLOCK) { // the rest is fetched as it is read
+            readRangeAndCheck(prefetcher, object, offset, BLOCK);
+        }
+        assertEquals(3, object.requests().stream().filter(r -> r.offset() < 2 * PART).count(),
+                "the hinted bytes were not fetched again: " + object.requests());
+    }
+
+    @Test
     void rangesAcrossBlocksOrPartsAreCopiedWhole() throws IOException {
         FakeObject object = new FakeObject(4 * MIB, 17);
         Prefetcher prefetcher = open(config(MIB, true, 64 * MIB), object);

@@ -34,6 +34,11 @@ final class MeteredUfsFile implements UfsFile {
     }
 
     @Override
+    public void willNeed(long offset, long length) {
+        file.willNeed(offset, length);
+    }
+
+    @Override
     public void write(ByteBuffer src, long offset) throws IOException {
         int n = src.remaining();
         meters.timed("write", () -> file.write(src, offset));

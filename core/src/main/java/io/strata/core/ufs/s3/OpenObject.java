@@ -153,6 +153,18 @@ final class OpenObject {
         }
     }
 
+    /** Passes {@link Prefetcher#willNeed} on while the object is read remotely; otherwise nothing to fetch. */
+    void willNeed(long offset, long length) {
+        lock.readLock().lock();
+        try {
+            if (mode == Mode.REMOTE && offset < remoteSize) {
+                remoteReader().willNeed(offset, length);
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     private int readLocked(ByteBuffer dst, long offset) throws IOException {
         return switch (mode) {
             case REMOTE -> readRemote(dst, offset);

@@ -43,6 +43,11 @@ final class S3UfsFile implements UfsFile {
     }
 
     @Override
+    public void willNeed(long offset, long length) {
+        object.willNeed(offset, length);
+    }
+
+    @Override
     public void write(ByteBuffer src, long offset) throws IOException {
         checkWritable("write");
         object.write(src, offset);
