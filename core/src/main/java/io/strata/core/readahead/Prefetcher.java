@@ -117,11 +117,13 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
      * a Parquet column chunk, through the page cache a page at a time): what no part covers yet is
      * requested now, as parts of up to a part's size that all run at once, each only if the budget
      * has room now, so a known range does not wait for a window to grow. Never waits and never
-     * fails: what is not requested here is fetched when read. The parts belong to no stream; they go
-     * when read through, when the budget reclaims them, or when the file closes.
+     * fails: what is not requested here is fetched when read. The parts belong to no stream (reads
+     * of them start none, so nothing is read ahead past the range); they go when read through, when
+     * the budget reclaims them, or when the file closes. A range no longer than a stream's first
+     * window (a FUSE request's pages) is left to the streams, which read ahead of it as before.
      */
     public void willNeed(long offset, long length) {
-        if (offset < 0 || length <= 0 || offset >= size) {
+        if (offset < 0 || length <= config.initialWindow() || offset >= size) {
             return;
         }
         long end = Math.min(size, offset + length);
