@@ -46,6 +46,15 @@
  *       hands out a read-only view of them instead of a copy.</li>
  * </ol>
  *
+ * <h2>Hints</h2>
+ * A caller that knows a long range is about to be read in order says so with
+ * {@link io.strata.core.readahead.Prefetcher#willNeed}: the page cache does, for each run of
+ * missing pages in one read (a Parquet column chunk through the Hadoop adapter is tens of MiB,
+ * read a page at a time). What no part covers is requested at once, on the part grid, as far as
+ * the budget has room now; the parts belong to no session, so nothing is read ahead past the
+ * range. A range no longer than a session's first window is ignored: the sessions serve it as
+ * well (a FUSE request's pages, when pages are smaller than the request).
+ *
  * <h2>Parts and memory</h2>
  * A part's bytes are a {@link io.strata.core.readahead.FetchedRange}: blocks on the file's 1 MiB
  * grid, so a page-aligned page is one buffer (a view, not a copy, for the page cache) and no part
