@@ -132,17 +132,7 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
             if (closed) {
                 return;
             }
-            for (PartTable.Gap gap : parts.gaps(offset, end)) {
-                for (long start = gap.start(); start < gap.end(); ) {
-                    long partEnd = Math.min(gap.end(), alignDown(start, config.partSize()) + config.partSize());
-                    if (!budget.tryReserve(partEnd - start)) {
-                        stats.refusedReadahead.increment();
-                        return;
-                    }
-                    fetch(start, partEnd, null, true, false);
-                    start = partEnd;
-                }
-            }
+            fetchWhileRoom(parts.gaps(offset, end), null);
         } finally {
             lock.unlock();
         }
@@ -349,18 +339,28 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
         if (ahead >= target || ahead - next >= session.window() / 2) {
             return;
         }
-        for (PartTable.Gap gap : parts.gaps(ahead, target)) {
+        if (!fetchWhileRoom(parts.gaps(ahead, target), session)) {
+            session.shrink(config);
+        }
+    }
+
+    /**
+     * Requests the gaps as parts on the part grid for {@code owner} (null: no stream), each only if
+     * the budget has room now; false once one is refused (the rest is not requested).
+     */
+    private boolean fetchWhileRoom(List<PartTable.Gap> gaps, ReadaheadSession owner) {
+        for (PartTable.Gap gap : gaps) {
             for (long start = gap.start(); start < gap.end(); ) {
                 long partEnd = Math.min(gap.end(), alignDown(start, config.partSize()) + config.partSize());
                 if (!budget.tryReserve(partEnd - start)) {
                     stats.refusedReadahead.increment();
-                    session.shrink(config);
-                    return;
+                    return false;
                 }
-                fetch(start, partEnd, session, true, false);
+                fetch(start, partEnd, owner, true, false);
                 start = partEnd;
             }
         }
+        return true;
     }
 
     /** Registers a part (its bytes already reserved), pinned for the current read if asked, and starts its GET. */

@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -49,6 +50,21 @@ class PageReaderTest {
 
     PageReaderTest() {
         new Random(42).nextBytes(file);
+    }
+
+    /** The test's source, passing each {@code willNeed} hint to {@code hints}. */
+    PageSource hinting(BiConsumer<Long, Long> hints) {
+        return new PageSource() {
+            @Override
+            public int read(ByteBuffer dst, long offset) throws IOException {
+                return source.read(dst, offset);
+            }
+
+            @Override
+            public void willNeed(long offset, long length) {
+                hints.accept(offset, length);
+            }
+        };
     }
 
     byte[] read(long offset, int length) throws IOException {
@@ -99,17 +115,7 @@ class PageReaderTest {
         read(3 * PAGE, 1); // page 3 cached: it splits the next read's misses into two runs
         runFills();
         List<String> hints = new ArrayList<>();
-        PageSource hinted = new PageSource() {
-            @Override
-            public int read(ByteBuffer dst, long offset) throws IOException {
-                return source.read(dst, offset);
-            }
-
-            @Override
-            public void willNeed(long offset, long length) {
-                hints.add(offset / PAGE + "+" + length / PAGE);
-            }
-        };
+        PageSource hinted = hinting((offset, length) -> hints.add(offset / PAGE + "+" + length / PAGE));
         ByteBuffer dst = ByteBuffer.allocate(6 * PAGE - 100);
         reader.read(hinted, "f", "v1", dst, 100); // pages 0-5: 0-2 missing, 3 cached, 4-5 missing
         assertEquals(List.of("0+3", "4+2"), hints, "pages, as offset+count");
@@ -119,17 +125,7 @@ class PageReaderTest {
     @Test
     void onlyAReadSpanningMoreThanOneMissingPageGivesAHint() throws IOException {
         List<Long> hints = new ArrayList<>();
-        PageSource hinted = new PageSource() {
-            @Override
-            public int read(ByteBuffer dst, long offset) throws IOException {
-                return source.read(dst, offset);
-            }
-
-            @Override
-            public void willNeed(long offset, long length) {
-                hints.add(offset);
-            }
-        };
+        PageSource hinted = hinting((offset, length) -> hints.add(offset));
         reader.read(hinted, "f", "v1", ByteBuffer.allocate(PAGE), 0);             // page 0
         reader.read(hinted, "f", "v1", ByteBuffer.allocate(PAGE), 2 * PAGE - 10); // the end of page 1, most of 2
         assertEquals(List.of((long) PAGE), hints, "the read spanning two missing pages, from the first");
