@@ -360,9 +360,7 @@ class PrefetcherTest {
     @Test
     void willNeedRequestsTheWholeRangeAtOnceAndItsReadsFetchItNoMore() throws IOException {
         FakeObject object = new FakeObject(4 * MIB, 18).hold();
-        Readahead engine = new Readahead(config(MIB, true, 64 * MIB));
-        engines.add(engine);
-        Prefetcher prefetcher = open(engine, object);
+        Prefetcher prefetcher = open(config(MIB, true, 64 * MIB), object);
         prefetcher.willNeed(BLOCK, 5 * PART);
         assertEquals(List.of(new FakeObject.Request(BLOCK, PART - BLOCK), new FakeObject.Request(PART, PART),
                 new FakeObject.Request(2 * PART, PART), new FakeObject.Request(3 * PART, PART),
@@ -392,9 +390,7 @@ class PrefetcherTest {
     @Test
     void willNeedFetchesOnlyWhatNoPartCoversAndWhatTheBudgetHasRoomFor() throws IOException {
         FakeObject object = new FakeObject(4 * MIB, 19).hold();
-        Readahead engine = new Readahead(config(MIB, true, 2 * PART));
-        engines.add(engine);
-        Prefetcher prefetcher = open(engine, object);
+        Prefetcher prefetcher = open(config(MIB, true, 2 * PART), object);
         prefetcher.willNeed(0, 2 * BLOCK);
         prefetcher.willNeed(0, 4 * PART);
         assertEquals(List.of(new FakeObject.Request(0, 2 * BLOCK), new FakeObject.Request(2 * BLOCK, PART - 2 * BLOCK),
