@@ -11,7 +11,7 @@ import java.util.zip.CRC32C;
  * <pre>
  * offset  size  field
  *      0     8  magic "STRPAGE\n"
- *      8     2  format version (1)
+ *      8     2  format version (2; format 1 is still read)
  *     10     2  reserved (0)
  *     12     4  header length H, in bytes, this field to the header CRC included
  *     16     4  page size
@@ -23,6 +23,7 @@ import java.util.zip.CRC32C;
  *     40     K  file key
  *   40+K     V  version
  * 40+K+V  4*N  CRC32C of each data chunk of C bytes (the last may be shorter), N = ceil(D / C)
+ *           ...  zeros, up to H - 4 (format 2)
  *  H - 4     4  CRC32C of header bytes [0, H - 4)
  *      H     D  the page's bytes
  * </pre>
@@ -31,13 +32,21 @@ import java.util.zip.CRC32C;
  * matches, and it names the page its file name says it holds. Each data chunk's CRC is checked
  * whenever the chunk is read, so reading part of a page reads and verifies only the chunks it
  * overlaps.
+ *
+ * <p>Format 2 pads the header to a multiple of {@link #ALIGNMENT} bytes, so that the page's bytes
+ * start on a file system block: a page file can then be written with {@code O_DIRECT}, whose file
+ * offsets and lengths must be block-aligned (the kernel copies nothing into its page cache). The
+ * padding costs no disk space, as the header's block was allocated whole before. Format 1 files
+ * (no padding) are still read.
  */
 final class PageFile {
     static final byte[] MAGIC = "STRPAGE\n".getBytes(StandardCharsets.US_ASCII);
-    static final int FORMAT_VERSION = 1;
-    /** Enough for the fixed fields, a file key and version of up to 4 KiB each, and 1024 chunk CRCs. */
-    static final int MAX_HEADER = 40 + 2 * 4096 + 4 * 1024 + 4;
+    static final int FORMAT_VERSION = 2;
+    /** What format 2 pads its header to: the block size of the file systems direct writes are made on. */
+    static final int ALIGNMENT = 4096;
     private static final int FIXED = 40;
+    /** Enough for the fixed fields, a file key and version of up to 4 KiB each, and 1024 chunk CRCs, padded. */
+    static final int MAX_HEADER = aligned(FIXED + 2 * 4096 + 4 * 1024 + 4);
     private static final int MAX_NAME = 4096;
     private static final int MAX_CHUNKS = 1024;
     private static final int CHUNK = 64 << 10;
@@ -72,7 +81,7 @@ final class PageFile {
         int dataLength = data.remaining();
         int chunk = chunkSize(id.pageSize());
         int chunks = (dataLength + chunk - 1) / chunk;
-        int headerLength = FIXED + key.length + version.length + 4 * chunks + 4;
+        int headerLength = aligned(FIXED + key.length + version.length + 4 * chunks + 4);
         ByteBuffer h = ByteBuffer.allocate(headerLength).order(ByteOrder.BIG_ENDIAN);
         h.put(MAGIC).putShort((short) FORMAT_VERSION).putShort((short) 0).putInt(headerLength)
                 .putInt(id.pageSize()).putInt(dataLength).putLong(id.index()).putInt(chunk)
@@ -81,6 +90,7 @@ final class PageFile {
             int from = data.position() + c * chunk;
             h.putInt(crc(data.duplicate().limit(Math.min(data.limit(), from + chunk)).position(from)));
         }
+        h.position(headerLength - 4); // the padding: zeros, as allocated
         h.putInt(crc(h.duplicate().flip()));
         return h.flip();
     }
@@ -97,7 +107,8 @@ final class PageFile {
         }
         byte[] magic = new byte[MAGIC.length];
         h.get(magic);
-        if (!java.util.Arrays.equals(magic, MAGIC) || h.getShort() != FORMAT_VERSION) {
+        short format = h.getShort();
+        if (!java.util.Arrays.equals(magic, MAGIC) || (format != 1 && format != FORMAT_VERSION)) {
             return null;
         }
         h.getShort();
@@ -120,7 +131,8 @@ final class PageFile {
             return null;
         }
         int chunks = (dataLength + chunk - 1) / chunk;
-        if (FIXED + keyLength + versionLength + 4L * chunks + 4 != headerLength) {
+        long unpadded = FIXED + keyLength + versionLength + 4L * chunks + 4;
+        if ((format == 1 ? unpadded : aligned(unpadded)) != headerLength) {
             return null;
         }
         byte[] key = new byte[keyLength];
@@ -139,7 +151,12 @@ final class PageFile {
     static int headerLength(PageId id, int dataLength) {
         int chunk = chunkSize(id.pageSize());
         int chunks = (dataLength + chunk - 1) / chunk;
-        return FIXED + utf8(id.fileKey()).length + utf8(id.version()).length + 4 * chunks + 4;
+        return aligned(FIXED + utf8(id.fileKey()).length + utf8(id.version()).length + 4 * chunks + 4);
+    }
+
+    /** {@code length} rounded up to a multiple of {@link #ALIGNMENT}. */
+    static int aligned(long length) {
+        return Math.toIntExact((length + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT);
     }
 
     static int crc(ByteBuffer bytes) {

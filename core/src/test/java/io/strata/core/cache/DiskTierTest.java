@@ -5,6 +5,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -176,6 +177,49 @@ class DiskTierTest {
         for (int i = 0; i < 5; i++) {
             assertArrayEquals(content(id("f", i), PAGE), read(second, id("f", i), 0, PAGE));
         }
+    }
+
+    @Test
+    void pagesAreWrittenPastTheKernelsPageCache() throws IOException, InterruptedException {
+        DiskPageStore store = open(base.resolve("c"), 8);
+        Assumptions.assumeTrue(store.dirs().get(0).writesDirect(), "the test directory's file system takes no O_DIRECT");
+        Path fincore = Path.of("/usr/bin/fincore");
+        Assumptions.assumeTrue(Files.isExecutable(fincore), "fincore (util-linux-extra) is not installed");
+        PageId whole = id("f", 0);
+        PageId last = new PageId("f", "v1", 1, PAGE);
+        store.put(whole, page(whole));
+        store.put(last, ByteBuffer.wrap(content(last, 1000)));
+
+        for (PageId id : List.of(whole, last)) {
+            Path file = fileOf(store, id);
+            Process p = new ProcessBuilder(fincore.toString(), "--bytes", "--noheadings", "--raw", "-o", "RES",
+                    file.toString()).redirectErrorStream(true).start();
+            String resident = new String(p.getInputStream().readAllBytes()).trim();
+            assertEquals(0, p.waitFor(), resident);
+            assertEquals("0", resident, "bytes of " + file + " in the page cache");
+        }
+        assertEquals(PageFile.headerLength(last, 1000) + 1000, Files.size(fileOf(store, last)),
+                "the last block's padding is cut off");
+        assertArrayEquals(content(whole, PAGE), read(store, whole, 0, PAGE));
+        assertArrayEquals(content(last, 1000), read(store, last, 0, 1000));
+    }
+
+    @Test
+    void pagesAnEarlierStrataWroteInFormatOneAreRestoredAndRead() throws IOException {
+        Path dir = base.resolve("c");
+        PageId id = id("f", 3);
+        ByteBuffer data = page(id);
+        DiskPageStore layout = open(dir, 8);
+        Path file = fileOf(layout, id);
+        close(layout);
+        try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            out.write(new ByteBuffer[] {PageFileTest.formatOne(id, data), data.duplicate()});
+        }
+
+        DiskPageStore store = open(dir, 8);
+        assertEquals(1, store.pageCount());
+        assertArrayEquals(content(id, PAGE), read(store, id, 0, PAGE));
+        assertEquals(Files.size(file), store.usedBytes());
     }
 
     /**

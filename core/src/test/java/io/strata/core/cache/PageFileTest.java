@@ -33,6 +33,47 @@ class PageFileTest {
     }
 
     @Test
+    void theHeaderIsPaddedSoThePageStartsOnABlock() {
+        for (int length : new int[] {0, 1000, 200_000, 1 << 20}) {
+            ByteBuffer header = PageFile.header(id, data(length));
+            assertEquals(0, header.remaining() % PageFile.ALIGNMENT, "page of " + length + " bytes");
+            assertEquals(length, PageFile.parse(header).dataLength());
+        }
+    }
+
+    @Test
+    void aFormatOneHeaderWithoutPaddingStillParses() {
+        ByteBuffer data = data(200_000);
+        ByteBuffer header = formatOne(id, data);
+        assertEquals(40 + id.fileKey().length() + id.version().length() + 4 * 4 + 4, header.remaining());
+        PageFile.Header parsed = PageFile.parse(header);
+        assertNotNull(parsed);
+        assertEquals(id, parsed.id());
+        assertEquals(header.remaining(), parsed.headerLength());
+        assertEquals(PageFile.crc(data.duplicate().position(196_608)), parsed.chunkCrcs()[3]);
+    }
+
+    @Test
+    void aFormatOneHeaderWithPaddingIsRejected() {
+        ByteBuffer padded = PageFile.header(id, data(1000));
+        padded.putShort(8, (short) 1);
+        padded.putInt(padded.limit() - 4, PageFile.crc(padded.duplicate().limit(padded.limit() - 4)));
+        assertNull(PageFile.parse(padded));
+    }
+
+    /** The header an earlier Strata wrote for {@code data} as page {@code id}: format 1, with no padding. */
+    static ByteBuffer formatOne(PageId id, ByteBuffer data) {
+        ByteBuffer padded = PageFile.header(id, data);
+        int chunks = (data.remaining() + PageFile.chunkSize(id.pageSize()) - 1) / PageFile.chunkSize(id.pageSize());
+        int length = 40 + id.fileKey().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                + id.version().getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 4 * chunks + 4;
+        ByteBuffer h = ByteBuffer.allocate(length).put(padded.duplicate().limit(length - 4));
+        h.putShort(8, (short) 1).putInt(12, length);
+        h.putInt(length - 4, PageFile.crc(h.duplicate().flip()));
+        return h.clear();
+    }
+
+    @Test
     void anyChangedHeaderByteIsRejected() {
         ByteBuffer header = PageFile.header(id, data(1000));
         for (int i = 0; i < header.remaining(); i++) {
