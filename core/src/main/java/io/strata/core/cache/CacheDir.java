@@ -333,8 +333,8 @@ final class CacheDir {
 
     // ---- writes -----------------------------------------------------------------------------
 
-    /** See {@link PageStore#put}. */
-    boolean put(PageId id, ByteBuffer data) {
+    /** See {@link PageStore#put(PageId, ByteBuffer, Reread)}. */
+    boolean put(PageId id, ByteBuffer data, Reread reread) {
         if (!PageFile.fits(id)) {
             return false;
         }
@@ -357,7 +357,7 @@ final class CacheDir {
         }
         Path tmp = staging.resolve(UUID.randomUUID() + ".tmp");
         try {
-            write(tmp, header, data);
+            write(tmp, header, data, reread);
             return publish(id, tmp, header.limit(), data.remaining(), need);
         } catch (IOException e) {
             deleteQuietly(tmp);
@@ -371,9 +371,12 @@ final class CacheDir {
         }
     }
 
-    /** Writes a page file: directly to the disk where the file system takes it, else through the page cache. */
-    private void write(Path tmp, ByteBuffer header, ByteBuffer data) throws IOException {
-        if (directWrites) {
+    /**
+     * Writes a page file: a page read again {@link Reread#LATER} straight to the disk where the file
+     * system takes it, any other through the kernel's page cache.
+     */
+    private void write(Path tmp, ByteBuffer header, ByteBuffer data, Reread reread) throws IOException {
+        if (directWrites && reread == Reread.LATER) {
             try {
                 writeDirect(tmp, header, data);
                 return;
@@ -396,9 +399,8 @@ final class CacheDir {
     /**
      * Writes the header and the data with {@code O_DIRECT}, through an aligned staging buffer: the
      * disk takes the bytes from it, and the kernel neither copies them into its page cache nor
-     * writes them back later (measured: a cold read of a 1 GiB object spent more CPU filling the
-     * page cache than anything else, docs/PERFORMANCE.md). The last block is padded with zeros,
-     * then cut off by a truncate to the page's length.
+     * writes them back later. The last block is padded with zeros, then cut off by a truncate to
+     * the page's length.
      */
     private static void writeDirect(Path tmp, ByteBuffer header, ByteBuffer data) throws IOException {
         long length = (long) header.remaining() + data.remaining();

@@ -148,12 +148,17 @@ public final class DiskPageStore implements PageStore {
 
     @Override
     public boolean put(PageId id, ByteBuffer data) {
+        return put(id, data, Reread.SOON);
+    }
+
+    @Override
+    public boolean put(PageId id, ByteBuffer data, Reread reread) {
         List<CacheDir> dirs = dirs();
         int home = home(id, dirs.size());
         for (int i = 0; i < dirs.size(); i++) {
             CacheDir dir = dirs.get((home + i) % dirs.size());
             if (i == 0 || dir.usable()) {
-                if (dir.put(id, data)) {
+                if (dir.put(id, data, reread)) {
                     return true;
                 }
                 if (dir.usable()) {

@@ -140,23 +140,24 @@ public final class PageCache implements Closeable {
      * bytes: a random read (shorter than a page, and starting neither at 0 nor within a page of
      * where one of the file's recent reads ended, see {@link ReadPattern}) that misses also has the
      * block around it loaded in the background ({@link BlockLoader}). Sequential streams, however
-     * many and however their requests are split, are left to the readahead.
+     * many and however their requests are split, are left to the readahead. The pages a random read
+     * fetches are stored as read again {@link Reread#SOON}, a stream's as read again {@link
+     * Reread#LATER}.
      */
     public int read(PageSource source, String fileKey, String version, long size, ByteBuffer dst, long offset)
             throws IOException {
-        if (loader == null || dst.remaining() >= pageSize) {
-            return reader.read(source, fileKey, version, dst, offset);
+        boolean random = dst.remaining() < pageSize
+                && readPatterns.get(fileKey, key -> new ReadPattern(pageSize)).randomRead(offset, offset + dst.remaining());
+        if (!random) {
+            return reader.read(source, fileKey, version, dst, offset, Reread.LATER, null);
         }
-        ReadPattern pattern = readPatterns.get(fileKey, key -> new ReadPattern(pageSize));
-        if (!pattern.randomRead(offset, offset + dst.remaining())) {
-            return reader.read(source, fileKey, version, dst, offset);
-        }
-        return reader.read(source, fileKey, version, dst, offset, missed -> loader.missed(source, missed, size));
+        return reader.read(source, fileKey, version, dst, offset, Reread.SOON,
+                loader == null ? null : missed -> loader.missed(source, missed, size));
     }
 
     /** Stores a page in the background (written data, with cache_on_write); dropped if the pool is busy. */
     public void offer(PageId id, ByteBuffer page) {
-        reader.fill(id, page, () -> { });
+        reader.fill(id, page, Reread.LATER, () -> { });
     }
 
     /** How many of the first {@code size} bytes of this version of the file are cached. */

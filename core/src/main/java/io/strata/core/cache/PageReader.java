@@ -47,12 +47,15 @@ final class PageReader {
      * {@code offset}; returns the count, short only at the end of the file (0 there).
      */
     int read(PageSource source, String fileKey, String version, ByteBuffer dst, long offset) throws IOException {
-        return read(source, fileKey, version, dst, offset, null);
+        return read(source, fileKey, version, dst, offset, Reread.SOON, null);
     }
 
-    /** As {@link #read(PageSource, String, String, ByteBuffer, long)}; {@code onMiss} (if any) hears of each page missed. */
-    int read(PageSource source, String fileKey, String version, ByteBuffer dst, long offset, Consumer<PageId> onMiss)
-            throws IOException {
+    /**
+     * As {@link #read(PageSource, String, String, ByteBuffer, long)}; the pages fetched are stored as
+     * read again {@code reread}, and {@code onMiss} (if any) hears of each page missed.
+     */
+    int read(PageSource source, String fileKey, String version, ByteBuffer dst, long offset, Reread reread,
+             Consumer<PageId> onMiss) throws IOException {
         int total = 0;
         long position = offset;
         long end = offset + dst.remaining();
@@ -71,7 +74,7 @@ final class PageReader {
                 if (position >= hinted) {
                     hinted = hintMissingRun(source, id, end);
                 }
-                n = readMissing(source, id, pageOffset, window);
+                n = readMissing(source, id, pageOffset, window, reread);
             }
             dst.position(dst.position() + n);
             total += n;
@@ -100,7 +103,8 @@ final class PageReader {
         return runEnd;
     }
 
-    private int readMissing(PageSource source, PageId id, int pageOffset, ByteBuffer dst) throws IOException {
+    private int readMissing(PageSource source, PageId id, int pageOffset, ByteBuffer dst, Reread reread)
+            throws IOException {
         while (true) {
             if (!store.accepting()) {
                 CompletableFuture<ByteBuffer> running = inFlight.get(id);
@@ -130,7 +134,7 @@ final class PageReader {
                 }
                 mine.complete(page);
                 int n = copy(page, pageOffset, dst);
-                fillOrStore(id, page, () -> inFlight.remove(id, mine));
+                fillOrStore(id, page, reread, () -> inFlight.remove(id, mine));
                 return n;
             }
             int n = store.read(id, pageOffset, dst); // the page is in the store now (or was, and is missed again)
@@ -224,14 +228,14 @@ final class PageReader {
      * cores (fills fall behind while the JIT compiles), so the next read fetched it again; storing it
      * here slows the reader as much as the fill costs, as the pool's backlog drains.
      */
-    private void fillOrStore(PageId id, ByteBuffer page, Runnable done) {
+    private void fillOrStore(PageId id, ByteBuffer page, Reread reread, Runnable done) {
         if (!page.hasRemaining()) {
             done.run();
             return;
         }
         Runnable store = () -> {
             try {
-                this.store.put(id, page.duplicate());
+                this.store.put(id, page.duplicate(), reread);
             } finally {
                 done.run();
             }
@@ -244,8 +248,8 @@ final class PageReader {
         }
     }
 
-    /** Stores a page in the background; {@code done} runs once it is stored or dropped. */
-    void fill(PageId id, ByteBuffer page, Runnable done) {
+    /** Stores a page in the background, as read again {@code reread}; {@code done} runs once it is stored or dropped. */
+    void fill(PageId id, ByteBuffer page, Reread reread, Runnable done) {
         if (!page.hasRemaining()) {
             done.run();
             return;
@@ -253,7 +257,7 @@ final class PageReader {
         try {
             fills.execute(() -> {
                 try {
-                    store.put(id, page.duplicate());
+                    store.put(id, page.duplicate(), reread);
                 } finally {
                     done.run();
                 }

@@ -32,6 +32,15 @@ public interface PageStore extends Closeable {
     boolean put(PageId id, ByteBuffer data);
 
     /**
+     * As {@link #put(PageId, ByteBuffer)}, with how soon the page is likely read again: a disk tier
+     * writes a page read again {@link Reread#LATER} past the kernel's page cache. The two-argument
+     * put stores a page as one read again {@link Reread#SOON}.
+     */
+    default boolean put(PageId id, ByteBuffer data, Reread reread) {
+        return put(id, data);
+    }
+
+    /**
      * Whether a page put now could be stored: false while the store's directories are unusable or
      * its disks full. Readers then read just what they need from the under storage instead of
      * fetching whole pages only to drop them.

@@ -98,8 +98,13 @@ public final class TieredPageStore implements PageStore {
 
     @Override
     public boolean put(PageId id, ByteBuffer data) {
+        return put(id, data, Reread.SOON);
+    }
+
+    @Override
+    public boolean put(PageId id, ByteBuffer data, Reread reread) {
         boolean inMemory = memory.put(id, data);
-        boolean onDisk = disk.put(id, data);
+        boolean onDisk = disk.put(id, data, reread);
         return inMemory || onDisk;
     }
 

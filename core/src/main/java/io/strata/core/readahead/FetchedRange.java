@@ -7,8 +7,10 @@ import java.nio.ByteBuffer;
  * aligned to the file's block grid (block {@code k} covers {@code [k * blockSize, (k + 1) *
  * blockSize)}, cut to the range). The grid is why it exists: a block-aligned, block-sized read, as
  * the page cache makes for each page it fills, lies in exactly one buffer and can be handed out
- * as a view ({@link #view}) instead of being copied into a page of its own; and a part is never
- * one large array (an 8 MiB part is eight 1 MiB blocks, not a humongous allocation).
+ * as a view ({@link #view}) instead of being copied into a page of its own; and a part received in
+ * chunks is never one large array (an 8 MiB part is eight 1 MiB blocks, not a humongous
+ * allocation). A body the S3 client hands over whole, in an array it made anyway, is kept as it is
+ * ({@link #adopt}): its blocks are views of that array.
  *
  * <p>Filled by one receiver ({@link #put}, in order, from one thread at a time), then published
  * by completing the fetch's future, after which it is only read: reads need no lock.
@@ -64,6 +66,28 @@ public final class FetchedRange {
             chunk.position(chunk.position() + n);
             length += n;
         }
+        return true;
+    }
+
+    /**
+     * Takes all of the range's bytes at once as its own: {@code whole}'s remaining bytes become the
+     * blocks, as views of its memory on the block grid, not copies. False, taking nothing, unless
+     * the range is still empty and {@code whole} holds exactly its capacity. The caller hands the
+     * memory over: nothing may write to it afterwards.
+     */
+    public boolean adopt(ByteBuffer whole) {
+        if (length != 0 || whole.remaining() != capacity) {
+            return false;
+        }
+        int base = whole.position();
+        for (long position = start; position < start + capacity; ) {
+            long blockEnd = Math.min(start + capacity, (blockIndex(position) + 1) * blockSize);
+            int n = (int) (blockEnd - position);
+            blocks[slot(position)] = whole.slice(base + (int) (position - start), n).position(n);
+            position = blockEnd;
+        }
+        length = capacity;
+        whole.position(whole.limit());
         return true;
     }
 

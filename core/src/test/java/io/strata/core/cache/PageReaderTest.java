@@ -194,7 +194,7 @@ class PageReaderTest {
             throw new RejectedExecutionException("full");
         }, metrics);
         boolean[] done = {false};
-        busy.fill(new PageId("f", "v1", 0, PAGE), ByteBuffer.wrap(expected(0, PAGE)), () -> done[0] = true);
+        busy.fill(new PageId("f", "v1", 0, PAGE), ByteBuffer.wrap(expected(0, PAGE)), Reread.LATER, () -> done[0] = true);
         assertTrue(done[0]);
         assertEquals(1, count("strata.cache.fills.dropped", "all"));
         assertEquals(0, store.pageCount());

@@ -53,6 +53,40 @@ class FetchedRangeTest {
     }
 
     @Test
+    void anAdoptedBodyReadsBackAtEveryOffsetAndSharesItsMemory() {
+        byte[] data = bytes(1000, 4);
+        byte[] body = new byte[1010];
+        System.arraycopy(data, 0, body, 5, 1000);
+        FetchedRange range = FetchedRange.allocate(250, 1000, BLOCK);
+        ByteBuffer whole = ByteBuffer.wrap(body, 5, 1000);
+
+        assertTrue(range.adopt(whole));
+        assertTrue(range.full());
+        assertFalse(whole.hasRemaining(), "taken");
+        for (int from = 0; from < data.length; from += 37) {
+            assertArrayEquals(Arrays.copyOfRange(data, from, Math.min(data.length, from + 260)),
+                    copy(range, 250 + from, Long.MAX_VALUE, 260), "offset " + from);
+        }
+        ByteBuffer view = range.view(300, 100); // the block [300, 400)
+        body[5 + 50] ^= 1;
+        assertEquals((byte) (data[50] ^ 1), view.get(0), "a view of the adopted memory, not a copy");
+        assertFalse(range.put(ByteBuffer.allocate(1)), "full");
+    }
+
+    @Test
+    void onlyAnEmptyRangeAdoptsAndOnlyABodyOfExactlyItsCapacity() {
+        FetchedRange range = FetchedRange.allocate(0, 300, BLOCK);
+        assertFalse(range.adopt(ByteBuffer.allocate(299)));
+        assertFalse(range.adopt(ByteBuffer.allocate(301)));
+        assertTrue(range.put(ByteBuffer.allocate(10)));
+        ByteBuffer rest = ByteBuffer.allocate(290);
+        assertFalse(range.adopt(ByteBuffer.allocate(300)));
+        assertFalse(range.adopt(rest));
+        assertEquals(290, rest.remaining(), "nothing taken");
+        assertEquals(10, range.length());
+    }
+
+    @Test
     void copyStopsAtTheLimitTheRoomAndWhatArrived() {
         byte[] data = bytes(300, 2);
         FetchedRange range = FetchedRange.allocate(0, 500, BLOCK);

@@ -16,8 +16,8 @@ import java.util.Locale;
 
 /**
  * One GET's callbacks, in the transformer's terms: the response and its publisher once a 2xx
- * head arrives, its body chunks, then the end, or the failure. The CRT's buffer is its own once
- * a callback returns: a {@link ChunkCopying} transformer gets it as it is, any other a copy.
+ * head arrives, its body chunks, then the end, or the failure. A {@link ChunkCopying} transformer
+ * gets each chunk as it is (and its subscriber may keep it, {@link ChunkKeeping}), any other a copy.
  */
 final class CrtGetResponse<T> implements S3MetaRequestResponseHandler {
     private final AsyncResponseTransformer<GetObjectResponse, T> transformer;
@@ -136,12 +136,18 @@ final class CrtGetResponse<T> implements S3MetaRequestResponseHandler {
             });
         }
 
+        /**
+         * A chunk on the heap is an array the CRT's Java binding made for this callback alone (it
+         * copies each body out of its native buffer into a new array, which nothing touches after
+         * the callback: {@code CrtRequestsTest} checks it), so a {@link ChunkKeeping} subscriber
+         * may keep it; any other gets a read-only view to copy from.
+         */
         @Override
         public void send(ByteBuffer chunk) {
             if (subscriber == null) {
                 throw new IllegalStateException("a ChunkCopying transformer did not subscribe in onStream");
             }
-            if (!cancelled) {
+            if (!cancelled && !(chunk.hasArray() && subscriber instanceof ChunkKeeping keeping && keeping.keep(chunk))) {
                 subscriber.onNext(chunk.asReadOnlyBuffer());
             }
         }

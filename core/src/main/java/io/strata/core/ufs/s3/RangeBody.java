@@ -78,8 +78,8 @@ final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, Fet
         return SdkClientException.builder().message(message).cause(new java.io.IOException(message)).build();
     }
 
-    /** Copies the body's chunks into the range. */
-    private static final class Collector implements Subscriber<ByteBuffer> {
+    /** Copies the body's chunks into the range, or keeps a whole body handed over in one chunk. */
+    private static final class Collector implements Subscriber<ByteBuffer>, ChunkKeeping {
         private final FetchedRange target;
         private final boolean exact;
         private final CompletableFuture<FetchedRange> attempt;
@@ -95,6 +95,11 @@ final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, Fet
         public void onSubscribe(Subscription subscription) {
             this.subscription = subscription;
             subscription.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public boolean keep(ByteBuffer chunk) {
+            return target.adopt(chunk);
         }
 
         @Override

@@ -7,7 +7,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
+import org.reactivestreams.Subscriber;
+import org.reactivestreams.Subscription;
 import software.amazon.awssdk.core.async.AsyncRequestBody;
+import software.amazon.awssdk.core.async.AsyncResponseTransformer;
+import software.amazon.awssdk.core.async.SdkPublisher;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 
@@ -19,6 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static io.strata.core.ufs.s3.S3UnderFileSystemSemanticsTest.randomBytes;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -98,6 +105,98 @@ class CrtRequestsTest {
         assertEquals(count, listed.size());
         assertEquals("f00000", listed.get(0));
         assertEquals(String.format("f%05d", count - 1), listed.get(count - 1));
+    }
+
+    /**
+     * What lets a ranged GET keep its body's memory instead of copying it ({@link ChunkKeeping}):
+     * the CRT hands each body over in an array made for it alone, which nothing writes afterwards.
+     * A CRT upgrade that reused its arrays would fail here, before any read could return bad data.
+     */
+    @Test
+    void eachBodyArrivesInAnArrayOfItsOwnThatNothingWritesLater() throws Exception {
+        byte[] first = randomBytes(3 << 20, 1);
+        byte[] second = randomBytes(3 << 20, 2);
+        server.put(volume, "a", first);
+        server.put(volume, "b", second);
+        long before = s3.crtGets();
+
+        ByteBuffer a = keptBody("a", first.length);
+        ByteBuffer b = keptBody("b", second.length);
+
+        assertEquals(before + 2, s3.crtGets(), "both went through the CRT client");
+        assertTrue(a.hasArray() && b.hasArray() && a.array() != b.array(), "each body has an array of its own");
+        assertArrayEquals(second, bytes(b));
+        assertArrayEquals(first, bytes(a), "the first body is as it arrived after the second GET");
+    }
+
+    /** The whole body of a GET of {@code key}, as kept by a {@link ChunkKeeping} subscriber. */
+    private ByteBuffer keptBody(String key, int length) throws Exception {
+        S3Location location = S3Location.parse(volume);
+        List<ByteBuffer> kept = new ArrayList<>();
+        class Keeper implements AsyncResponseTransformer<GetObjectResponse, Void>, ChunkCopying {
+            CompletableFuture<Void> done;
+
+            @Override
+            public boolean copiesChunks() {
+                return true;
+            }
+
+            @Override
+            public CompletableFuture<Void> prepare() {
+                return done = new CompletableFuture<>();
+            }
+
+            @Override
+            public void onResponse(GetObjectResponse response) {}
+
+            @Override
+            public void onStream(SdkPublisher<ByteBuffer> publisher) {
+                publisher.subscribe(new KeepingSubscriber());
+            }
+
+            @Override
+            public void exceptionOccurred(Throwable error) {
+                done.completeExceptionally(error);
+            }
+
+            final class KeepingSubscriber implements Subscriber<ByteBuffer>, ChunkKeeping {
+                @Override
+                public boolean keep(ByteBuffer chunk) {
+                    kept.add(chunk.duplicate());
+                    return true;
+                }
+
+                @Override
+                public void onSubscribe(Subscription subscription) {
+                    subscription.request(Long.MAX_VALUE);
+                }
+
+                @Override
+                public void onNext(ByteBuffer chunk) {
+                    done.completeExceptionally(new AssertionError("a chunk was sent to be copied"));
+                }
+
+                @Override
+                public void onError(Throwable error) {
+                    done.completeExceptionally(error);
+                }
+
+                @Override
+                public void onComplete() {
+                    done.complete(null);
+                }
+            }
+        }
+        s3.getObject(GetObjectRequest.builder().bucket(location.bucket()).key(location.key(key))
+                .range("bytes=0-" + (length - 1)).build(), new Keeper()).get(30, TimeUnit.SECONDS);
+        assertEquals(1, kept.size(), "the body came in one chunk");
+        return kept.get(0);
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] out = new byte[buffer.remaining()];
+        buffer.duplicate().get(out);
+        return out;
     }
 
     @Test
