@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
 import java.util.stream.IntStream;
 
@@ -65,12 +66,12 @@ final class CacheDir {
     static final Duration RETRY = Duration.ofSeconds(30);
     private static final String SUFFIX = ".page";
     private static final int FANOUT = 256;
-    private static final ConcurrentLinkedQueue<ByteBuffer> SCRATCH = new ConcurrentLinkedQueue<>();
-    private static final int SCRATCH_KEPT = 32;
-    /** Bytes a direct write stages at a time (a multiple of the alignment), and how many such buffers are kept. */
+    /** Chunks read to be checked before they are copied out (reads that do not cover whole chunks). */
+    private static final BufferPool SCRATCH = new BufferPool(32, size -> ByteBuffer.allocateDirect(Math.max(size, 64 << 10)));
+    /** Bytes a direct write stages at a time (a multiple of the alignment). */
     private static final int STAGE = 1 << 20;
-    private static final int STAGES_KEPT = 4;
-    private static final ConcurrentLinkedQueue<ByteBuffer> STAGES = new ConcurrentLinkedQueue<>();
+    private static final BufferPool STAGES = new BufferPool(4,
+            size -> ByteBuffer.allocateDirect(size + PageFile.ALIGNMENT).alignedSlice(PageFile.ALIGNMENT));
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(PageFile.ALIGNMENT).asReadOnlyBuffer();
     /** Bytes read per system call on the direct path: small enough to checksum while cached. */
     private static final int READ_GROUP = 256 << 10;
@@ -279,7 +280,7 @@ final class CacheDir {
             dst.position(start + n);
             return null;
         }
-        ByteBuffer scratch = takeScratch(chunk);
+        ByteBuffer scratch = SCRATCH.take(chunk);
         try {
             for (int c = first; c <= last; c++) {
                 int chunkStart = c * chunk;
@@ -298,7 +299,7 @@ final class CacheDir {
             }
             return null;
         } finally {
-            giveScratch(scratch);
+            SCRATCH.give(scratch);
         }
     }
 
@@ -404,7 +405,7 @@ final class CacheDir {
      */
     private static void writeDirect(Path tmp, ByteBuffer header, ByteBuffer data) throws IOException {
         long length = (long) header.remaining() + data.remaining();
-        ByteBuffer stage = takeStage();
+        ByteBuffer stage = STAGES.take(STAGE);
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
                 ExtendedOpenOption.DIRECT)) {
             ByteBuffer h = header.duplicate();
@@ -424,7 +425,7 @@ final class CacheDir {
                 out.truncate(length);
             }
         } finally {
-            giveStage(stage);
+            STAGES.give(stage);
         }
     }
 
@@ -809,28 +810,27 @@ final class CacheDir {
         }
     }
 
-    private static ByteBuffer takeStage() {
-        ByteBuffer b = STAGES.poll();
-        return b != null ? b : ByteBuffer.allocateDirect(STAGE + PageFile.ALIGNMENT).alignedSlice(PageFile.ALIGNMENT);
-    }
+    /** Direct buffers kept for reuse across directories, up to a number. */
+    private static final class BufferPool {
+        private final ConcurrentLinkedQueue<ByteBuffer> free = new ConcurrentLinkedQueue<>();
+        private final int kept;
+        private final IntFunction<ByteBuffer> allocate;
 
-    private static void giveStage(ByteBuffer b) {
-        if (STAGES.size() < STAGES_KEPT) {
-            STAGES.offer(b);
+        BufferPool(int kept, IntFunction<ByteBuffer> allocate) {
+            this.kept = kept;
+            this.allocate = allocate;
         }
-    }
 
-    private static ByteBuffer takeScratch(int size) {
-        ByteBuffer b = SCRATCH.poll();
-        if (b == null || b.capacity() < size) {
-            return ByteBuffer.allocateDirect(Math.max(size, 64 << 10));
+        /** A kept buffer of at least {@code size} bytes, else a new one (a kept one too small is dropped). */
+        ByteBuffer take(int size) {
+            ByteBuffer b = free.poll();
+            return b != null && b.capacity() >= size ? b : allocate.apply(size);
         }
-        return b;
-    }
 
-    private static void giveScratch(ByteBuffer b) {
-        if (SCRATCH.size() < SCRATCH_KEPT) {
-            SCRATCH.offer(b);
+        void give(ByteBuffer b) {
+            if (free.size() < kept) {
+                free.offer(b);
+            }
         }
     }
 
