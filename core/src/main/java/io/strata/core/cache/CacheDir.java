@@ -1,6 +1,7 @@
 package io.strata.core.cache;
 
 import io.strata.core.cache.evict.EvictionPolicy;
+import io.strata.core.io.PageCacheWrites;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -389,11 +390,8 @@ final class CacheDir {
             }
         }
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            ByteBuffer[] parts = {header.duplicate(), data.duplicate()};
-            long remaining = (long) header.remaining() + data.remaining();
-            while (remaining > 0) {
-                remaining -= out.write(parts);
-            }
+            long end = PageCacheWrites.writeFully(out, header.duplicate(), 0);
+            PageCacheWrites.writeFully(out, data.duplicate(), end);
         }
     }
 

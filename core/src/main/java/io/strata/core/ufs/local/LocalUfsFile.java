@@ -2,6 +2,7 @@ package io.strata.core.ufs.local;
 
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
+import io.strata.core.io.PageCacheWrites;
 import io.strata.core.ufs.UfsFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -146,10 +147,7 @@ final class LocalUfsFile implements UfsFile {
     }
 
     private void writeFully(ByteBuffer src, long offset) throws IOException {
-        long position = offset;
-        while (src.hasRemaining()) {
-            position += channel.write(src, position);
-        }
+        PageCacheWrites.writeFully(channel, src, offset);
     }
 
     private long mtimeNs() throws IOException {

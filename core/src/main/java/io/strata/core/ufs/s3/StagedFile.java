@@ -1,5 +1,7 @@
 package io.strata.core.ufs.s3;
 
+import io.strata.core.io.PageCacheWrites;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -58,10 +60,7 @@ final class StagedFile {
     }
 
     void write(ByteBuffer src, long offset) throws IOException {
-        long position = offset;
-        while (src.hasRemaining()) {
-            position += channel.write(src, position);
-        }
+        PageCacheWrites.writeFully(channel, src, offset);
     }
 
     /** Cuts, or extends with zeros (a hole: one zero byte written at the new end). */
