@@ -11,9 +11,11 @@ import java.nio.channels.FileChannel;
  * allows (ext4 among others), and large new folios are slow to fill on the machines measured (kernel
  * 6.18 in a VM): 2 GiB written after the page cache was dropped went at 450-820 MiB/s in writes of
  * 512 KiB to 2 MiB and at 3.1-5.4 GB/s in writes of 64-256 KiB, the difference all in the kernel's
- * copy into the new folios. Through a mount of a local directory, a 2 GiB write of 1 MiB requests
- * cost the daemon 4.4 s of CPU in whole-request writes and 1.0 s in pieces (docs/PERFORMANCE.md,
- * fourteenth round). Four system calls per MiB instead of one cost nothing next to that.
+ * copy into the new folios ({@code bench/page-cache-writes.sh} repeats the measurement). Through a
+ * mount of a local directory, a 2 GiB write of 1 MiB requests cost the daemon 4.4 s of CPU in
+ * whole-request writes and 1.0 s in pieces (docs/PERFORMANCE.md, fourteenth round). Four system
+ * calls per MiB instead of one cost nothing next to that. Reads are not cut: the kernel's readahead,
+ * not the read's size, sizes their folios, and 1 MiB reads measured no slower.
  */
 public final class PageCacheWrites {
     /** The largest write handed to the kernel at once. */
