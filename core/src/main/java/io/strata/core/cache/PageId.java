@@ -30,4 +30,9 @@ public record PageId(String fileKey, String version, long index, int pageSize) {
     public long offset() {
         return index * pageSize;
     }
+
+    /** The page of the same file and version holding byte {@code offset}. */
+    public PageId at(long offset) {
+        return new PageId(fileKey, version, offset / pageSize, pageSize);
+    }
 }

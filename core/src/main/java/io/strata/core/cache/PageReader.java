@@ -88,19 +88,30 @@ final class PageReader {
 
     /**
      * Tells the source of the run of missing pages from {@code first} on, up to {@code end}, when
-     * it is longer than that one page: a large read (a Parquet column chunk through the Hadoop
-     * adapter) then has all of its GETs under way at once, where page after page would wait for a
-     * readahead window to grow. Returns the end of the run.
+     * it is longer than one page: a large read (a Parquet column chunk through the Hadoop adapter)
+     * then has all of its GETs under way at once, where page after page would wait for a readahead
+     * window to grow. A page being fetched right now is not missing: its bytes are on their way to
+     * the store, and hinting it would fetch it a second time (the source has let go of the bytes it
+     * handed over) into a buffer nobody reads. Returns where the pages looked at end.
      */
     private long hintMissingRun(PageSource source, PageId first, long end) {
-        long runEnd = first.offset() + pageSize;
-        while (runEnd < end && store.length(new PageId(first.fileKey(), first.version(), runEnd / pageSize, pageSize)) < 0) {
+        long runStart = first.offset();
+        while (runStart < end && inFlight.containsKey(first.at(runStart))) {
+            runStart += pageSize;
+        }
+        long runEnd = runStart;
+        while (runEnd < end && missing(first.at(runEnd))) {
             runEnd += pageSize;
         }
-        if (runEnd - first.offset() > pageSize) {
-            source.willNeed(first.offset(), runEnd - first.offset());
+        if (runEnd - runStart > pageSize) {
+            source.willNeed(runStart, runEnd - runStart);
         }
-        return runEnd;
+        return Math.max(runEnd, first.offset() + pageSize);
+    }
+
+    /** Neither stored nor being fetched. */
+    private boolean missing(PageId id) {
+        return store.length(id) < 0 && !inFlight.containsKey(id);
     }
 
     private int readMissing(PageSource source, PageId id, int pageOffset, ByteBuffer dst, Reread reread)

@@ -132,6 +132,17 @@ class PageReaderTest {
     }
 
     @Test
+    void aPageWaitingForItsFillIsNotHintedAsMissing() throws IOException {
+        read(0, PAGE); // page 0 fetched, its fill still queued: the source has handed its bytes over
+        read(2 * PAGE, PAGE); // page 2 likewise
+        List<String> hints = new ArrayList<>();
+        PageSource hinted = hinting((offset, length) -> hints.add(offset / PAGE + "+" + length / PAGE));
+        reader.read(hinted, "f", "v1", ByteBuffer.allocate(2 * PAGE), PAGE / 2); // pages 0 (in flight) and 1
+        reader.read(hinted, "f", "v1", ByteBuffer.allocate(4 * PAGE), 2 * PAGE); // pages 2 (in flight) and 3-5
+        assertEquals(List.of("3+3"), hints, "hinting an in-flight page fetches it again; pages as offset+count");
+    }
+
+    @Test
     void aMissFetchesTheWholeAlignedPageAndTheFillMakesItAHit() throws IOException {
         assertArrayEquals(expected(PAGE + 10, 20), read(PAGE + 10, 20));
         assertEquals(1, count("strata.cache.fetches", "ufs"));
