@@ -25,8 +25,8 @@ import static java.util.Objects.requireNonNull;
  * <p>A block is {@code blockSize} bytes on the file's grid of blocks. Each block of a version is
  * loaded at most once while it is remembered ({@link #RECENT} blocks, for {@link #RECENT_FOR});
  * loads run on {@link #THREADS} threads, each reading its block front to back through the page
- * reader (so the readahead engine sees a sequential stream and fetches ahead in large parts, and a
- * page that a reader is fetching is not fetched twice). Loads wait for the store, never the
+ * reader (a page that a reader is fetching is not fetched twice), announcing the next
+ * {@link #HINT_AHEAD} bytes as it goes, so the readahead engine fetches them ahead in large parts. Loads wait for the store, never the
  * readers; when {@link #QUEUE} blocks are waiting, a new one is dropped, and a load stops at the
  * first page the store declines (full) or the source refuses (the file was closed).
  */
@@ -36,6 +36,14 @@ final class BlockLoader implements AutoCloseable {
     static final int QUEUE = 64;
     static final int RECENT = 16_384;
     static final Duration RECENT_FOR = Duration.ofMinutes(10);
+    /**
+     * How far ahead of a load its missing pages are announced ({@link PageSource#willNeed}): they are then
+     * fetched in parts that belong to no reader's stream. Left to be found as a stream, a load
+     * beside a few random readers lost its readahead whenever their reads (each a new stream
+     * until proven otherwise) pushed its stream out between two of its pages, and fetched pages a
+     * second time.
+     */
+    static final long HINT_AHEAD = 16L << 20;
 
     /** A block of one version of one file. */
     private record BlockId(String fileKey, String version, long index) {}
@@ -95,7 +103,14 @@ final class BlockLoader implements AutoCloseable {
 
     private void load(PageSource source, BlockId block, long start, long end) {
         try {
+            long hinted = start;
             for (long offset = start; offset < end; offset += pageSize) {
+                if (hinted < end && offset + HINT_AHEAD / 2 >= hinted) {
+                    long from = Math.max(offset, hinted);
+                    hinted = Math.min(end, offset + HINT_AHEAD);
+                    reader.announce(source, new PageId(block.fileKey(), block.version(), from / pageSize, pageSize),
+                            hinted);
+                }
                 if (!store.accepting() || !reader.load(source, new PageId(block.fileKey(), block.version(),
                         offset / pageSize, pageSize))) {
                     return;

@@ -109,6 +109,24 @@ final class PageReader {
         return Math.max(runEnd, first.offset() + pageSize);
     }
 
+    /**
+     * Tells the source of each run of missing pages in {@code [first, end)} longer than one page:
+     * a background load announcing the bytes it is about to read page by page.
+     */
+    void announce(PageSource source, PageId first, long end) {
+        long runStart = first.offset();
+        while (runStart < end) {
+            long runEnd = runStart;
+            while (runEnd < end && missing(first.at(runEnd))) {
+                runEnd += pageSize;
+            }
+            if (runEnd - runStart > pageSize) {
+                source.willNeed(runStart, Math.min(end, runEnd) - runStart);
+            }
+            runStart = runEnd + pageSize;
+        }
+    }
+
     /** Neither stored nor being fetched. */
     private boolean missing(PageId id) {
         return store.length(id) < 0 && !inFlight.containsKey(id);

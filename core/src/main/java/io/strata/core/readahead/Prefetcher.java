@@ -294,11 +294,18 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
         return new Pinned(needed, end);
     }
 
-    /** A new session; the least recently used one goes (with its parts) if there are too many. */
+    /**
+     * A new session; if there are too many, one goes with its parts: the least recently used of
+     * those not (yet) sequential, else the least recently used. A random reader starts a session at
+     * each read; were the oldest always to go, a few random readers would evict a sequential
+     * stream beside them (a background block load) between two of its reads, dropping the
+     * readahead it is about to read, which is then fetched again.
+     */
     private ReadaheadSession startSession(long next, long tick) {
         if (sessions.size() >= config.maxSessions()) {
-            ReadaheadSession oldest = sessions.stream().min(Comparator.comparingLong(ReadaheadSession::lastUse))
-                    .orElseThrow();
+            Comparator<ReadaheadSession> evictFirst = Comparator.comparing(ReadaheadSession::sequential)
+                    .thenComparingLong(ReadaheadSession::lastUse);
+            ReadaheadSession oldest = sessions.stream().min(evictFirst).orElseThrow();
             sessions.remove(oldest);
             for (Part part : new ArrayList<>(parts.all())) {
                 if (part.owner == oldest) {

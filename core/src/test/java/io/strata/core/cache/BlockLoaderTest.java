@@ -8,6 +8,9 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -79,6 +82,32 @@ class BlockLoaderTest {
             assertTrue(store.length(new PageId("f", "v1", index, PAGE)) >= 0, "page " + index + " loaded");
         }
         assertEquals(1.0, registry.find("strata.cache.blocks.loaded").tag("tier", "all").counter().count());
+    }
+
+    @Test
+    void aLoadAnnouncesItsBlockToTheSourceBeforeFetchingIt() throws Exception {
+        List<String> events = Collections.synchronizedList(new ArrayList<>());
+        PageSource hinting = new PageSource() {
+            @Override
+            public int read(ByteBuffer dst, long offset) throws IOException {
+                events.add("read " + offset / PAGE);
+                return source.read(dst, offset);
+            }
+
+            @Override
+            public void willNeed(long offset, long length) {
+                events.add("hint " + offset / PAGE + "-" + ((offset + length) / PAGE - 1));
+            }
+        };
+        cache.read(hinting, "f", "v1", file.length, ByteBuffer.allocate(100), 5 * PAGE + 10);
+        awaitCachedPages(BLOCK / PAGE);
+        // Pages 4 and 5 may be fetched, stored or missing when the load starts (the reader's own
+        // fetch of page 5 races with it); pages 6 and 7 are missing, and announced before fetched.
+        List<String> rest = events.stream()
+                .filter(e -> e.equals("read 6") || e.equals("read 7") || e.startsWith("hint ") && e.endsWith("-7"))
+                .toList();
+        assertTrue(rest.size() == 3 && rest.get(0).startsWith("hint ") && rest.get(0).endsWith("-7")
+                && rest.subList(1, 3).equals(List.of("read 6", "read 7")), "events: " + events);
     }
 
     @Test

@@ -143,6 +143,17 @@ class PageReaderTest {
     }
 
     @Test
+    void anAnnouncementHintsEachRunOfMissingPagesLongerThanOne() throws IOException {
+        read(2 * PAGE, PAGE);
+        runFills(); // page 2 stored
+        read(5 * PAGE, PAGE); // page 5 fetched, its fill queued
+        List<String> hints = new ArrayList<>();
+        reader.announce(hinting((offset, length) -> hints.add(offset / PAGE + "+" + length / PAGE)),
+                new PageId("f", "v1", 0, PAGE), 7 * PAGE);
+        assertEquals(List.of("0+2", "3+2"), hints, "pages 0-1 and 3-4; page 6 alone is no run");
+    }
+
+    @Test
     void aMissFetchesTheWholeAlignedPageAndTheFillMakesItAHit() throws IOException {
         assertArrayEquals(expected(PAGE + 10, 20), read(PAGE + 10, 20));
         assertEquals(1, count("strata.cache.fetches", "ufs"));

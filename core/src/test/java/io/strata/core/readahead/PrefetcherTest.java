@@ -180,6 +180,30 @@ class PrefetcherTest {
     }
 
     @Test
+    void randomReadersStartingSessionsDoNotEvictASequentialStream() throws IOException {
+        long streamEnd = 8 * MIB;
+        FakeObject alone = new FakeObject(64 * MIB, 12);
+        Prefetcher quiet = open(config(MIB, true, 64 * MIB), alone);
+        for (long offset = 0; offset < streamEnd; offset += 64 * KIB) {
+            readAndCheck(quiet, alone, offset, 64 * KIB);
+        }
+
+        FakeObject object = new FakeObject(64 * MIB, 12);
+        Prefetcher prefetcher = open(config(MIB, true, 64 * MIB), object); // 4 sessions at most
+        Random random = new Random(12);
+        readAndCheck(prefetcher, object, 0, 64 * KIB); // two reads in a row: a sequential stream
+        for (long offset = 64 * KIB; offset < streamEnd; offset += 64 * KIB) {
+            readAndCheck(prefetcher, object, offset, 64 * KIB);
+            for (int i = 0; i < 4; i++) { // as many random reads as there are sessions, each starting one
+                long at = 32 * MIB + (random.nextInt(32 * MIB - BLOCK) & ~(4 * KIB - 1));
+                readAndCheck(prefetcher, object, at, 4 * KIB);
+            }
+        }
+        List<FakeObject.Request> stream = object.requests().stream().filter(r -> r.offset() < 32 * MIB).toList();
+        assertEquals(alone.requests(), stream, "the stream is fetched as it is with no random reader beside it");
+    }
+
+    @Test
     void randomReadsFetchTheirBlockAndNeverReadAhead() throws IOException {
         FakeObject object = new FakeObject(64 * MIB, 5);
         Prefetcher prefetcher = open(config(2 * MIB, true, 64 * MIB), object);
