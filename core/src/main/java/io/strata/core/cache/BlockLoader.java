@@ -25,10 +25,11 @@ import static java.util.Objects.requireNonNull;
  * <p>A block is {@code blockSize} bytes on the file's grid of blocks. Each block of a version is
  * loaded at most once while it is remembered ({@link #RECENT} blocks, for {@link #RECENT_FOR});
  * loads run on {@link #THREADS} threads, each reading its block front to back through the page
- * reader (a page that a reader is fetching is not fetched twice), announcing the next
- * {@link #HINT_AHEAD} bytes as it goes, so the readahead engine fetches them ahead in large parts. Loads wait for the store, never the
- * readers; when {@link #QUEUE} blocks are waiting, a new one is dropped, and a load stops at the
- * first page the store declines (full) or the source refuses (the file was closed).
+ * reader (a page that a reader is fetching is not fetched twice), announcing the missing pages of
+ * its next {@link #HINT_AHEAD} bytes as it goes, so the readahead engine fetches them ahead in large
+ * parts. Loads wait for the store, never the readers; when {@link #QUEUE} blocks are waiting, a new
+ * one is dropped, and a load stops at the first page the store declines (full) or the source
+ * refuses (the file was closed).
  */
 final class BlockLoader implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(BlockLoader.class);
@@ -37,8 +38,8 @@ final class BlockLoader implements AutoCloseable {
     static final int RECENT = 16_384;
     static final Duration RECENT_FOR = Duration.ofMinutes(10);
     /**
-     * How far ahead of a load its missing pages are announced ({@link PageSource#willNeed}): they are then
-     * fetched in parts that belong to no reader's stream. Left to be found as a stream, a load
+     * How far ahead of a load its missing pages are announced ({@link PageSource#willNeed}): they
+     * are then fetched in parts that belong to no reader's stream. Left to be found as a stream, a load
      * beside a few random readers lost its readahead whenever their reads (each a new stream
      * until proven otherwise) pushed its stream out between two of its pages, and fetched pages a
      * second time.
