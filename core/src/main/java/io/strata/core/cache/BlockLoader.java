@@ -104,16 +104,15 @@ final class BlockLoader implements AutoCloseable {
 
     private void load(PageSource source, BlockId block, long start, long end) {
         try {
+            PageId first = new PageId(block.fileKey(), block.version(), start / pageSize, pageSize);
             long hinted = start;
             for (long offset = start; offset < end; offset += pageSize) {
                 if (hinted < end && offset + HINT_AHEAD / 2 >= hinted) {
                     long from = Math.max(offset, hinted);
                     hinted = Math.min(end, offset + HINT_AHEAD);
-                    reader.announce(source, new PageId(block.fileKey(), block.version(), from / pageSize, pageSize),
-                            hinted);
+                    reader.announce(source, first.at(from), hinted);
                 }
-                if (!store.accepting() || !reader.load(source, new PageId(block.fileKey(), block.version(),
-                        offset / pageSize, pageSize))) {
+                if (!store.accepting() || !reader.load(source, first.at(offset))) {
                     return;
                 }
             }

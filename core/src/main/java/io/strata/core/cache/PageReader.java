@@ -101,10 +101,7 @@ final class PageReader {
         while (runStart < end && inFlight.containsKey(first.at(runStart))) {
             runStart += pageSize;
         }
-        long runEnd = runStart;
-        while (runEnd < end && missing(first.at(runEnd))) {
-            runEnd += pageSize;
-        }
+        long runEnd = missingRunEnd(first, runStart, end);
         if (runEnd - runStart > pageSize) {
             source.willNeed(runStart, runEnd - runStart);
         }
@@ -118,15 +115,21 @@ final class PageReader {
     void announce(PageSource source, PageId first, long end) {
         long runStart = first.offset();
         while (runStart < end) {
-            long runEnd = runStart;
-            while (runEnd < end && missing(first.at(runEnd))) {
-                runEnd += pageSize;
-            }
+            long runEnd = missingRunEnd(first, runStart, end);
             if (runEnd - runStart > pageSize) {
                 source.willNeed(runStart, Math.min(end, runEnd) - runStart);
             }
             runStart = runEnd + pageSize;
         }
+    }
+
+    /** Where the run of missing pages of {@code page}'s file that starts at {@code from} ends, up to {@code end}. */
+    private long missingRunEnd(PageId page, long from, long end) {
+        long runEnd = from;
+        while (runEnd < end && missing(page.at(runEnd))) {
+            runEnd += pageSize;
+        }
+        return runEnd;
     }
 
     /** Neither stored nor being fetched. */

@@ -34,6 +34,10 @@ import static java.util.Objects.requireNonNull;
  * for a fetch nor for budget room.
  */
 public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
+    /** Which session goes first when there are too many: see {@link #startSession}. */
+    private static final Comparator<ReadaheadSession> EVICTION_ORDER =
+            Comparator.comparing(ReadaheadSession::sequential).thenComparingLong(ReadaheadSession::lastUse);
+
     private final ReadaheadConfig config;
     private final BufferBudget budget;
     private final ReadaheadStats stats;
@@ -303,9 +307,7 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
      */
     private ReadaheadSession startSession(long next, long tick) {
         if (sessions.size() >= config.maxSessions()) {
-            Comparator<ReadaheadSession> evictFirst = Comparator.comparing(ReadaheadSession::sequential)
-                    .thenComparingLong(ReadaheadSession::lastUse);
-            ReadaheadSession oldest = sessions.stream().min(evictFirst).orElseThrow();
+            ReadaheadSession oldest = sessions.stream().min(EVICTION_ORDER).orElseThrow();
             sessions.remove(oldest);
             for (Part part : new ArrayList<>(parts.all())) {
                 if (part.owner == oldest) {
