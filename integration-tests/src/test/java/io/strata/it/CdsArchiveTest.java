@@ -94,6 +94,51 @@ class CdsArchiveTest {
     }
 
     /**
+     * {@code strata train} records a new archive, in place of the one a foreground mount made, from a
+     * session that writes, reads and lists; a later mount's writes then load their classes from it.
+     * What it wrote in the source is gone, and no mount or temporary directory is left.
+     */
+    @Test
+    void trainRecordsAnArchiveThatHoldsTheWritePathAndLeavesTheSourceAsItWas() throws IOException {
+        environment.put("STRATA_CDS_MIN_SESSION", "0");
+        environment.put("TMPDIR", Files.createDirectories(base.resolve("tmp")).toString());
+        Files.writeString(source.resolve("kept.txt"), "kept");
+        mountAndUnmount(); // an archive of a session that wrote nothing
+        Path archive;
+        try (Stream<Path> files = Files.list(cacheDir)) {
+            archive = files.filter(f -> f.toString().endsWith(".jsa")).findFirst().orElseThrow();
+        }
+        Object before = Files.readAttributes(archive, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+
+        Launcher.run(base, environment, "train", source.toString()).assertOk();
+
+        assertEquals(List.of("strata-KEY.jsa", "strata-KEY.jsa.lock"), archiveFiles());
+        assertFalse(before.equals(Files.readAttributes(archive, java.nio.file.attribute.BasicFileAttributes.class).fileKey()),
+                "the archive was not recorded again");
+        try (Stream<Path> files = Files.list(source)) {
+            assertEquals(List.of("kept.txt"), files.map(f -> f.getFileName().toString()).toList());
+        }
+        try (Stream<Path> files = Files.list(base.resolve("tmp"))) {
+            assertEquals(List.of(), files.toList(), "train left its temporary directory");
+        }
+
+        environment.put("STRATA_JAVA_OPTS", "-Xlog:class+load=info:file=" + base.resolve("classes-%p.log"));
+        String launcher = Launcher.path().toString();
+        String script = String.format("'%1$s' mount '%2$s' '%3$s' >mount.log 2>&1 && echo written > '%3$s/new.txt'"
+                + " && '%1$s' umount '%3$s'", launcher, source, mountPoint);
+        Shell.run(base, environment, Launcher.COMMAND_TIMEOUT, List.of("bash", "-c", script)).assertOk();
+        String written;
+        try (Stream<Path> files = Files.list(base)) {
+            written = files.filter(f -> f.getFileName().toString().startsWith("classes-"))
+                    .map(CdsArchiveTest::lines)
+                    .flatMap(List::stream)
+                    .filter(line -> line.contains(" io.strata.client.WrittenPages$Page "))
+                    .findFirst().orElseThrow(() -> new AssertionError("no mount loaded io.strata.client.WrittenPages$Page"));
+        }
+        assertTrue(written.contains("source: shared objects file"), "loaded from the jar, not the archive: " + written);
+    }
+
+    /**
      * The command line's parser comes from the archive too: picocli ships Java 5 class files, which
      * an archive skips, so the build rewrites them as Java 8 ones (cli/src/build/java).
      */
