@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -108,12 +109,12 @@ class CdsArchiveTest {
         try (Stream<Path> files = Files.list(cacheDir)) {
             archive = files.filter(f -> f.toString().endsWith(".jsa")).findFirst().orElseThrow();
         }
-        Object before = Files.readAttributes(archive, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        Object recorded = Files.readAttributes(archive, BasicFileAttributes.class).fileKey();
 
         Launcher.run(base, environment, "train", source.toString()).assertOk();
 
         assertEquals(List.of("strata-KEY.jsa", "strata-KEY.jsa.lock"), archiveFiles());
-        assertFalse(before.equals(Files.readAttributes(archive, java.nio.file.attribute.BasicFileAttributes.class).fileKey()),
+        assertFalse(recorded.equals(Files.readAttributes(archive, BasicFileAttributes.class).fileKey()),
                 "the archive was not recorded again");
         try (Stream<Path> files = Files.list(source)) {
             assertEquals(List.of("kept.txt"), files.map(f -> f.getFileName().toString()).toList());
