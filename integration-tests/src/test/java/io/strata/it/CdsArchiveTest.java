@@ -128,14 +128,9 @@ class CdsArchiveTest {
         String script = String.format("'%1$s' mount '%2$s' '%3$s' >mount.log 2>&1 && echo written > '%3$s/new.txt'"
                 + " && '%1$s' umount '%3$s'", launcher, source, mountPoint);
         Shell.run(base, environment, Launcher.COMMAND_TIMEOUT, List.of("bash", "-c", script)).assertOk();
-        String written;
-        try (Stream<Path> files = Files.list(base)) {
-            written = files.filter(f -> f.getFileName().toString().startsWith("classes-"))
-                    .map(CdsArchiveTest::lines)
-                    .flatMap(List::stream)
-                    .filter(line -> line.contains(" io.strata.client.WrittenPages$Page "))
-                    .findFirst().orElseThrow(() -> new AssertionError("no mount loaded io.strata.client.WrittenPages$Page"));
-        }
+        String written = classLogs().stream()
+                .flatMap(classLog -> loadOf(classLog, "io.strata.client.WrittenPages$Page").stream())
+                .findFirst().orElseThrow(() -> new AssertionError("no mount loaded io.strata.client.WrittenPages$Page"));
         assertTrue(written.contains("source: shared objects file"), "loaded from the jar, not the archive: " + written);
     }
 
@@ -150,22 +145,25 @@ class CdsArchiveTest {
         environment.put("STRATA_JAVA_OPTS", "-Xlog:class+load=info:file=" + base.resolve("classes-%p.log"));
         mountAndUnmount();
 
-        List<String> mountLog;
-        try (Stream<Path> files = Files.list(base)) {
-            mountLog = files.filter(f -> f.getFileName().toString().startsWith("classes-"))
-                    .map(CdsArchiveTest::lines)
-                    // the mount's JVM is the one that opened a file system (strata umount's loads MountCommand too)
-                    .filter(lines -> loads(lines, "io.strata.client.StrataFileSystem"))
-                    .findFirst().orElseThrow(() -> new AssertionError("no class log of the mount's JVM in " + base));
-        }
-        String parser = mountLog.stream().filter(line -> line.contains(" picocli.CommandLine "))
-                .findFirst().orElseThrow(() -> new AssertionError("the mount did not load picocli.CommandLine"));
+        List<String> mountLog = classLogs().stream()
+                // the mount's JVM is the one that opened a file system (strata umount's loads MountCommand too)
+                .filter(classLog -> loadOf(classLog, "io.strata.client.StrataFileSystem").isPresent())
+                .findFirst().orElseThrow(() -> new AssertionError("no class log of the mount's JVM in " + base));
+        String parser = loadOf(mountLog, "picocli.CommandLine")
+                .orElseThrow(() -> new AssertionError("the mount did not load picocli.CommandLine"));
         assertTrue(parser.contains("source: shared objects file"), "loaded from the jar, not the archive: " + parser);
     }
 
-    /** Whether a class log shows the class loaded. */
-    private static boolean loads(List<String> classLog, String className) {
-        return classLog.stream().anyMatch(line -> line.contains(" " + className + " "));
+    /** The class-load logs (STRATA_JAVA_OPTS' -Xlog:class+load) the JVMs wrote into the test's directory. */
+    private List<List<String>> classLogs() throws IOException {
+        try (Stream<Path> files = Files.list(base)) {
+            return files.filter(f -> f.getFileName().toString().startsWith("classes-")).map(CdsArchiveTest::lines).toList();
+        }
+    }
+
+    /** The line of a class log that shows the class loaded, if it was. */
+    private static Optional<String> loadOf(List<String> classLog, String className) {
+        return classLog.stream().filter(line -> line.contains(" " + className + " ")).findFirst();
     }
 
     private static List<String> lines(Path file) {
