@@ -271,6 +271,35 @@ public final class StrataFileSystem implements AutoCloseable {
         }
     }
 
+    /**
+     * Pays a fresh process's one-time costs on the metadata path before a user's first request
+     * would: reads the metastore's file ahead ({@link MetaStore#prefetch}) and runs the path's
+     * reads once on the volume's own reserved directory (a lookup, its inode, a page of it with
+     * inodes), which prepares their statements, loads and initializes their classes and makes
+     * their meters. In a mount that had just started, the first lookup took 7-12 ms and the first
+     * page of a directory 4-10 ms, against ~0.1 ms for the ones after. Reads only; a failure is
+     * logged and costs nothing but the time it saves.
+     */
+    public void warmUp() {
+        try {
+            meta.prefetch();
+            Optional<Dentry> reserved = meta.lookup(Inode.ROOT, Sessions.RESERVED);
+            if (reserved.isPresent()) {
+                long dir = reserved.get().ino();
+                meta.getInode(dir);
+                meta.readdirPlus(dir, null, 1);
+                // A miss, in the heap cache's look-ahead path (the opening's own lookups, which
+                // found what they asked for, ran the engine's lookup already)
+                meta.lookup(dir, WARM_UP_PROBE);
+            }
+        } catch (IOException | RuntimeException e) {
+            log.debug("warm-up of metastore {} failed", metaUrl, e);
+        }
+    }
+
+    /** A name {@link #warmUp} looks up in the reserved directory, where no one makes it. */
+    private static final String WARM_UP_PROBE = "warm-up";
+
     /** The metastore URL, its password masked: for the mount line and logs. */
     public String metaUrl() {
         return metaUrl;

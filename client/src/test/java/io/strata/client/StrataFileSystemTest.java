@@ -254,6 +254,27 @@ class StrataFileSystemTest {
     }
 
     @Test
+    void warmUpReadsThroughTheMetastoreEngineAndChangesNothing() throws IOException {
+        Files.createDirectories(source.resolve("a"));
+        Files.writeString(source.resolve("a/f"), "x");
+        fs.close();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        fs = StrataFileSystem.open(source.toUri(), options(), registry);
+        double pages = engineCalls(registry, "readdir_plus");
+
+        fs.warmUp();
+
+        assertThat(engineCalls(registry, "readdir_plus")).isGreaterThan(pages);
+        assertThat(names("/")).containsExactly("a");
+        assertThat(read("/a/f")).isEqualTo("x");
+    }
+
+    private static double engineCalls(SimpleMeterRegistry registry, String op) {
+        var timer = registry.find("strata.meta.ops").tag("op", op).timer();
+        return timer == null ? 0 : timer.count();
+    }
+
+    @Test
     void sourceWithAndWithoutTrailingSlashSharesOneDefaultMetastore() throws IOException {
         String withSlash = fs.metaUrl();
         fs.close();

@@ -7,6 +7,7 @@ import io.strata.core.conf.Options;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -56,6 +57,11 @@ final class JnrSession implements FuseSession {
     @Override
     public CompletableFuture<Void> ended() {
         return ended;
+    }
+
+    @Override
+    public List<String> firstOperations() {
+        return List.of("open", "read"); // the operations StrataFuse meters that a first read serves
     }
 
     @Override

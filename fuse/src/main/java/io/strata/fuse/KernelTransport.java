@@ -11,6 +11,7 @@ import io.strata.fuse.kernel.KernelSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -75,6 +76,13 @@ final class KernelTransport implements FuseSession {
     @Override
     public CompletableFuture<Void> ended() {
         return session.ended();
+    }
+
+    /** A lookup, a listing, a read and a write (the kernel asks a getxattr before each) of a new mount. */
+    @Override
+    public List<String> firstOperations() {
+        return List.of("lookup", "getattr", "opendir", "readdirplus", "releasedir", "open", "read", "flush",
+                "release", "getxattr");
     }
 
     @Override

@@ -37,13 +37,17 @@ public final class StrataMount implements AutoCloseable {
     private final StrataFileSystem fs;
     private final FuseSession session;
     private final MetricsServer metrics;
+    /** Ends by itself within milliseconds; joined at close, before the metastore it reads is closed. */
+    private final Thread warmUp;
     private boolean closed;
 
-    private StrataMount(Path mountPoint, StrataFileSystem fs, FuseSession session, MetricsServer metrics) {
+    private StrataMount(Path mountPoint, StrataFileSystem fs, FuseSession session, MetricsServer metrics,
+                        Thread warmUp) {
         this.mountPoint = mountPoint;
         this.fs = fs;
         this.session = session;
         this.metrics = metrics;
+        this.warmUp = warmUp;
     }
 
     /**
@@ -77,12 +81,27 @@ public final class StrataMount implements AutoCloseable {
             log.info("mounted {} at {} (metastore {}, fuse={}{})", request.source(), mountPoint, fs.metaUrl(),
                     transport, metrics == null ? "" : ", metrics at http://" + request.options().get(MetricsOptions.BIND)
                             + ":" + metrics.port() + "/metrics");
-            return new StrataMount(mountPoint, fs, session, metrics);
+            return new StrataMount(mountPoint, fs, session, metrics, warmUp(fs, session, stats));
         } catch (IOException | RuntimeException e) {
             try (fs; MetricsServer m = metrics) {
                 throw e;
             }
         }
+    }
+
+    /**
+     * Starts the mount's warm-up ({@link StrataFileSystem#warmUp}, and the meters of the requests
+     * that come first) on a thread of its own, once the kernel lists the mount: it runs while the
+     * user's first command starts, and a request that comes first just pays its own way as before.
+     */
+    private static Thread warmUp(StrataFileSystem fs, FuseSession session, MountStats stats) {
+        Thread thread = new Thread(() -> {
+            stats.meters().prepare(session.firstOperations());
+            fs.warmUp();
+        }, "strata-warmup");
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
     }
 
     /** The checks libfuse would otherwise fail with a bare return code. */
@@ -174,6 +193,7 @@ public final class StrataMount implements AutoCloseable {
                 MountPoints.unmount(mountPoint);
             }
             session.awaitEnd(UNMOUNT_TIMEOUT.toMillis());
+            warmUp.join(UNMOUNT_TIMEOUT.toMillis());
             if (!session.ended().isDone()) {
                 log.warn("FUSE session at {} still running {} s after unmount", mountPoint,
                         UNMOUNT_TIMEOUT.toSeconds());

@@ -186,6 +186,14 @@ public interface MetaStore extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot be checked by fsck");
     }
 
+    /**
+     * Reads ahead what a process that has just opened the store is about to read, so that its
+     * first requests do not wait for the disk: an engine kept in a local file brings the file (up
+     * to a bound) into the OS page cache. Changes nothing; a server engine has nothing to do.
+     */
+    default void prefetch() throws IOException {
+    }
+
     /** Releases connections and files. */
     @Override
     void close() throws IOException;

@@ -1058,6 +1058,24 @@ public abstract class AbstractMetaStoreTest {
         new RandomOperations(store, seed).run(randomSteps());
     }
 
+    @Test
+    void prefetchLeavesTheNamespaceAsItWasAndTheStoreUsable() throws IOException {
+        Inode dir = mkdir(Inode.ROOT, "d");
+        Inode file = file(dir.ino(), "f", 42);
+        store.setXattr(file.ino(), "user.k", new byte[] {7}, XattrMode.UPSERT);
+        Inode before = store.getInode(file.ino());
+
+        store.prefetch();
+        store.prefetch();
+
+        assertEquals(before, store.getInode(file.ino()));
+        assertEquals(file.ino(), store.lookup(dir.ino(), "f").orElseThrow().ino());
+        assertArrayEquals(new byte[] {7}, store.getXattr(file.ino(), "user.k").orElseThrow());
+        Inode made = file(dir.ino(), "g");
+        assertEquals(List.of("f", "g"), store.readdir(dir.ino(), null, 10).stream().map(Dentry::name).toList());
+        assertEquals(made.ino(), store.lookup(dir.ino(), "g").orElseThrow().ino());
+    }
+
     /** Operations per seed of the model-based test; an engine behind a network may run fewer. */
     protected int randomSteps() {
         return 3_000;

@@ -311,6 +311,11 @@ public final class CachedMetaStore implements MetaStore {
     }
 
     @Override
+    public void prefetch() throws IOException {
+        store.prefetch();
+    }
+
+    @Override
     public List<Dentry> readdir(long dir, String after, int limit) throws IOException {
         if (cache.getIfPresent(new ListingKey(dir)) instanceof Listing listing) {
             List<Dentry> page = listing.page(after, limit);

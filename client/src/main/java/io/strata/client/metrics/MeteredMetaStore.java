@@ -69,6 +69,11 @@ public final class MeteredMetaStore implements MetaStore {
     }
 
     @Override
+    public void prefetch() throws IOException {
+        engine.prefetch();
+    }
+
+    @Override
     public Inode create(long parent, String name, NewInode spec) throws IOException {
         return timed("create", () -> engine.create(parent, name, spec));
     }

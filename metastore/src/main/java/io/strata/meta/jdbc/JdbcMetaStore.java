@@ -285,6 +285,11 @@ public final class JdbcMetaStore implements MetaStore {
     }
 
     @Override
+    public void prefetch() throws IOException {
+        dialect.prefetch();
+    }
+
+    @Override
     public VolumeStats stats() throws IOException {
         return read(rows -> {
             long[] usage = dialect.counters().read(rows.session());

@@ -1,5 +1,6 @@
 package io.strata.meta.jdbc.dialect;
 
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -33,6 +34,10 @@ public interface SqlDialect {
      * order and reads join what they need into one statement.
      */
     boolean locksDatabase();
+
+    /** See {@link io.strata.meta.MetaStore#prefetch}: nothing for a database server. */
+    default void prefetch() throws IOException {
+    }
 
     // --- transactions and locks
 

@@ -5,8 +5,12 @@ import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -77,6 +81,46 @@ public final class SqliteDialect implements SqlDialect {
     @Override
     public boolean locksDatabase() {
         return true;
+    }
+
+    /**
+     * Reads the database file and its write-ahead log through the OS page cache, at most
+     * {@link #PREFETCH_BYTES} of them. Why: a mount starts after the machine (or the harness)
+     * dropped its caches, and then each first lookup in a directory waited for the B-tree pages on
+     * its path, one small random read after another (a fresh mount's first lookup took 7-12 ms
+     * with the caches dropped against 3-4 ms with the file cached); read in one sequential pass,
+     * the whole 3 MB of a 10,000-file volume costs a few milliseconds.
+     */
+    @Override
+    public void prefetch() throws IOException {
+        long left = PREFETCH_BYTES;
+        for (Path part : List.of(file, Path.of(file + "-wal"))) {
+            left -= readThrough(part, left);
+        }
+    }
+
+    /** How much of the database {@link #prefetch} reads: the first 128 MiB of a larger one (~400,000 inodes). */
+    static final long PREFETCH_BYTES = 128L << 20;
+
+    private static long readThrough(Path path, long limit) throws IOException {
+        if (limit <= 0) {
+            return 0;
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            ByteBuffer chunk = ByteBuffer.allocate(256 << 10);
+            long read = 0;
+            while (read < limit) {
+                chunk.clear().limit((int) Math.min(chunk.capacity(), limit - read));
+                int n = channel.read(chunk);
+                if (n < 0) {
+                    break;
+                }
+                read += n;
+            }
+            return read;
+        } catch (NoSuchFileException e) {
+            return 0; // no write-ahead log right now
+        }
     }
 
     /**
