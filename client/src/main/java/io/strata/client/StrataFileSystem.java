@@ -276,9 +276,10 @@ public final class StrataFileSystem implements AutoCloseable {
      * would: reads the metastore's file ahead ({@link MetaStore#prefetch}) and runs the path's
      * reads once on the volume's own reserved directory (a lookup, its inode, a page of it with
      * inodes), which prepares their statements, loads and initializes their classes and makes
-     * their meters. In a mount that had just started, the first lookup took 7-12 ms and the first
-     * page of a directory 4-10 ms, against ~0.1 ms for the ones after. Reads only; a failure is
-     * logged and costs nothing but the time it saves.
+     * their meters. On a mount that had just started after the caches were dropped, the first
+     * lookup took 9-17 ms and the first look-ahead page of a directory 6-13 ms, against ~0.1 ms for
+     * the lookups after (docs/PERFORMANCE.md). Reads only; a failure is logged and costs nothing
+     * but the time it saves.
      */
     public void warmUp() {
         try {
