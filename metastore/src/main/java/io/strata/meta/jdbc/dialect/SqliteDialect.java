@@ -87,9 +87,9 @@ public final class SqliteDialect implements SqlDialect {
      * Reads the database file and its write-ahead log through the OS page cache, at most
      * {@link #PREFETCH_BYTES} of them. Why: a mount starts after the machine (or the harness)
      * dropped its caches, and then each first lookup in a directory waited for the B-tree pages on
-     * its path, one small random read after another (a fresh mount's first lookup took 7-12 ms
-     * with the caches dropped against 3-4 ms with the file cached); read in one sequential pass,
-     * the whole 3 MB of a 10,000-file volume costs a few milliseconds.
+     * its path, one small random read after another (a fresh mount's first lookup took 8.9-13.5 ms
+     * with the caches dropped against 3.2-7.2 ms with the file cached); read in one sequential
+     * pass, the whole 3 MB of a 10,000-file volume costs a few milliseconds.
      */
     @Override
     public void prefetch() throws IOException {
