@@ -459,6 +459,15 @@ public final class StrataFileSystem implements AutoCloseable {
      * a non-directory.
      */
     public List<Dentry> readdir(long dir, String after, int limit) throws IOException {
+        return readdirPlus(dir, after, limit).stream().map(DirectoryEntry::dentry).toList();
+    }
+
+    /**
+     * {@link #readdir(long, String, int)} with each entry's attributes as {@link #stat} would give
+     * them now: the page is read with its inodes in one engine call either way, and a listing
+     * that shows attributes (READDIRPLUS) need not look each one up again.
+     */
+    public List<DirectoryEntry> readdirPlus(long dir, String after, int limit) throws IOException {
         if (limit <= 0) {
             throw new FsException(FsError.EINVAL, "readdir limit must be positive: " + limit);
         }
@@ -470,21 +479,23 @@ public final class StrataFileSystem implements AutoCloseable {
             namespace.syncIfNeeded(inode);
         }
         if (dir != Inode.ROOT) {
-            return dentries(meta.readdirPlus(dir, after, limit));
+            return withAttributes(meta.readdirPlus(dir, after, limit));
         }
         // One more than asked: a page that had the reserved entry taken out is still full when more follow.
-        List<Dentry> page = new ArrayList<>(dentries(meta.readdirPlus(dir, after,
+        List<DirectoryEntry> page = new ArrayList<>(withAttributes(meta.readdirPlus(dir, after,
                 limit == Integer.MAX_VALUE ? limit : limit + 1)));
-        page.removeIf(entry -> entry.name().equals(Sessions.RESERVED));
+        page.removeIf(entry -> entry.dentry().name().equals(Sessions.RESERVED));
         return page.size() > limit ? page.subList(0, limit) : page;
     }
 
-    /**
-     * The names of a page read with their inodes: the heap cache keeps those, so the stat of each
-     * entry that follows a listing (READDIRPLUS, ls -l) reads nothing more.
-     */
-    private static List<Dentry> dentries(List<DirectoryEntry> page) {
-        return page.stream().map(DirectoryEntry::dentry).toList();
+    /** A page's entries with what callers see of their inodes ({@link #attributes}). */
+    private List<DirectoryEntry> withAttributes(List<DirectoryEntry> page) {
+        List<DirectoryEntry> seen = new ArrayList<>(page.size());
+        for (DirectoryEntry entry : page) {
+            Inode inode = attributes(entry.inode());
+            seen.add(inode == entry.inode() ? entry : new DirectoryEntry(entry.dentry(), inode));
+        }
+        return seen;
     }
 
     public Inode mkdir(String path, int mode, Caller caller) throws IOException {

@@ -6,6 +6,7 @@ import io.strata.core.conf.OptionsLoader;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.meta.Dentry;
+import io.strata.meta.DirectoryEntry;
 import io.strata.meta.Inode;
 import io.strata.meta.XattrMode;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -293,6 +294,24 @@ class StrataFileSystemTest {
         fs.close();
         fs = StrataFileSystem.open(source.toUri(), options());
         assertThat(fs.getattr("/f").size()).isEqualTo(5);
+    }
+
+    @Test
+    void listingWithAttributesShowsWhatAStatShowsIncludingAnOpenFilesUnflushedSize() throws IOException {
+        fs.mkdir("/d", 0755, USER);
+        write("/d/closed", "abc");
+        long fh = fs.create("/d/open", 0600, USER);
+        fs.write(fh, utf8("1234567"), 0);
+        long dir = fs.getattr("/d").ino();
+
+        List<DirectoryEntry> listed = fs.readdirPlus(dir, null, 10);
+
+        assertThat(listed).extracting(entry -> entry.dentry().name()).containsExactly("closed", "open");
+        for (DirectoryEntry entry : listed) {
+            assertThat(entry.inode()).isEqualTo(fs.stat(entry.dentry().ino()));
+        }
+        assertThat(listed.get(1).inode().size()).isEqualTo(7);
+        fs.release(fh);
     }
 
     @Test

@@ -4,6 +4,8 @@ import io.strata.client.StrataFileSystem;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.meta.Dentry;
+import io.strata.meta.DirectoryEntry;
+import io.strata.meta.Inode;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -50,11 +52,22 @@ final class DirectoryHandles {
         open.remove(fh);
     }
 
-    /** One open directory's entries read so far. Callers hold its monitor while they read it. */
+    /**
+     * One open directory's entries read so far, and the attributes of those read while serving the
+     * current reply. Callers hold its monitor while they read it.
+     */
     final class Listing {
         private final long dirIno;
         private final List<Dentry> entries = new ArrayList<>();
         private boolean complete;
+        /** Where the current reply started reading: the index its first page's entries got. */
+        private int replyStart;
+        /**
+         * The inodes of the entries from {@code replyStart} on, as their page read them: current as
+         * a stat would be for the reply that read them, so READDIRPLUS encodes them without a
+         * lookup each. Kept for one reply only, so an open directory holds names, not attributes.
+         */
+        private final List<Inode> readForReply = new ArrayList<>();
 
         private Listing(long dirIno) {
             this.dirIno = dirIno;
@@ -68,17 +81,36 @@ final class DirectoryHandles {
         void restart() {
             entries.clear();
             complete = false;
+            beginReply();
+        }
+
+        /** Starts a reply: attributes read for an earlier one are not current any more. */
+        void beginReply() {
+            replyStart = entries.size();
+            readForReply.clear();
         }
 
         /** The {@code index}-th entry (after "." and ".."), or null past the last one. */
         Dentry entry(int index) throws IOException {
             while (index >= entries.size() && !complete) {
                 String after = entries.isEmpty() ? null : entries.get(entries.size() - 1).name();
-                List<Dentry> page = fs.readdir(dirIno, after, PAGE);
-                entries.addAll(page);
+                List<DirectoryEntry> page = fs.readdirPlus(dirIno, after, PAGE);
+                for (DirectoryEntry listed : page) {
+                    entries.add(listed.dentry());
+                    readForReply.add(listed.inode());
+                }
                 complete = page.size() < PAGE;
             }
             return index < entries.size() ? entries.get(index) : null;
+        }
+
+        /**
+         * The attributes of the {@code index}-th entry if its page was read for the current reply
+         * ({@link #entry} read it since {@link #beginReply}), else null: then they are looked up.
+         */
+        Inode attributesReadForReply(int index) {
+            int i = index - replyStart;
+            return i >= 0 && i < readForReply.size() ? readForReply.get(i) : null;
         }
     }
 }

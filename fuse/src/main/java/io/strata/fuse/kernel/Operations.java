@@ -470,6 +470,8 @@ final class Operations {
         synchronized (listing) {
             if (offset == 0) {
                 listing.restart();
+            } else {
+                listing.beginReply();
             }
             for (long index = offset; ; index++) {
                 Dentry entry;
@@ -497,7 +499,7 @@ final class Operations {
                     break;
                 }
                 if (plus) {
-                    Inode inode = entry == null ? null : statQuietly(entry.ino());
+                    Inode inode = entry == null ? null : attributesOf(listing, (int) (index - 2), entry);
                     if (entry != null && inode == null) {
                         continue; // removed since it was listed
                     }
@@ -527,6 +529,15 @@ final class Operations {
 
     private long parentOf(long dirIno) throws IOException {
         return fs.stat(dirIno).parent();
+    }
+
+    /**
+     * An entry's attributes for READDIRPLUS: as its page read them if that was for this reply (no
+     * lookup per entry), else as they are now; null if it was removed since it was listed.
+     */
+    private Inode attributesOf(DirectoryHandles.Listing listing, int index, Dentry entry) throws IOException {
+        Inode read = listing.attributesReadForReply(index);
+        return read != null ? read : statQuietly(entry.ino());
     }
 
     private Inode statQuietly(long ino) throws IOException {
