@@ -459,7 +459,7 @@ public final class StrataFileSystem implements AutoCloseable {
      * a non-directory.
      */
     public List<Dentry> readdir(long dir, String after, int limit) throws IOException {
-        return readdirPlus(dir, after, limit).stream().map(DirectoryEntry::dentry).toList();
+        return page(dir, after, limit).stream().map(DirectoryEntry::dentry).toList();
     }
 
     /**
@@ -468,6 +468,17 @@ public final class StrataFileSystem implements AutoCloseable {
      * that shows attributes (READDIRPLUS) need not look each one up again.
      */
     public List<DirectoryEntry> readdirPlus(long dir, String after, int limit) throws IOException {
+        List<DirectoryEntry> page = page(dir, after, limit);
+        List<DirectoryEntry> seen = new ArrayList<>(page.size());
+        for (DirectoryEntry entry : page) {
+            Inode inode = attributes(entry.inode());
+            seen.add(inode == entry.inode() ? entry : new DirectoryEntry(entry.dentry(), inode));
+        }
+        return seen;
+    }
+
+    /** A page of {@link #readdir(long, String, int)} with its inodes as the metastore has them. */
+    private List<DirectoryEntry> page(long dir, String after, int limit) throws IOException {
         if (limit <= 0) {
             throw new FsException(FsError.EINVAL, "readdir limit must be positive: " + limit);
         }
@@ -479,23 +490,13 @@ public final class StrataFileSystem implements AutoCloseable {
             namespace.syncIfNeeded(inode);
         }
         if (dir != Inode.ROOT) {
-            return withAttributes(meta.readdirPlus(dir, after, limit));
+            return meta.readdirPlus(dir, after, limit);
         }
         // One more than asked: a page that had the reserved entry taken out is still full when more follow.
-        List<DirectoryEntry> page = new ArrayList<>(withAttributes(meta.readdirPlus(dir, after,
-                limit == Integer.MAX_VALUE ? limit : limit + 1)));
+        List<DirectoryEntry> page = new ArrayList<>(meta.readdirPlus(dir, after,
+                limit == Integer.MAX_VALUE ? limit : limit + 1));
         page.removeIf(entry -> entry.dentry().name().equals(Sessions.RESERVED));
         return page.size() > limit ? page.subList(0, limit) : page;
-    }
-
-    /** A page's entries with what callers see of their inodes ({@link #attributes}). */
-    private List<DirectoryEntry> withAttributes(List<DirectoryEntry> page) {
-        List<DirectoryEntry> seen = new ArrayList<>(page.size());
-        for (DirectoryEntry entry : page) {
-            Inode inode = attributes(entry.inode());
-            seen.add(inode == entry.inode() ? entry : new DirectoryEntry(entry.dentry(), inode));
-        }
-        return seen;
     }
 
     public Inode mkdir(String path, int mode, Caller caller) throws IOException {
