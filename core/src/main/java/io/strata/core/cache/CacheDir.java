@@ -468,7 +468,7 @@ final class CacheDir {
             if (!Files.exists(tmp)) {
                 throw e;
             }
-            Files.createDirectories(target.getParent()); // someone removed the fan-out directory
+            Files.createDirectories(target.getParent()); // the fan-out directory's first page, or it was removed
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
             throw new IOException("the cache directory cannot rename atomically: " + e.getMessage(), e);
@@ -668,9 +668,8 @@ final class CacheDir {
         Files.write(probe, new byte[] {1}, StandardOpenOption.CREATE_NEW);
         Files.delete(probe);
         directWrites = takesDirectWrites();
-        for (int i = 0; i < FANOUT; i++) {
-            Files.createDirectories(pages.resolve(String.format("%02x", i)));
-        }
+        // The FANOUT directories are made as their first page is published (move): making all of
+        // them here cost a mount on an empty cache directory ~0.1 s of its start (256 mkdirs).
         if (restoreNow && !scanned) {
             scan();
             scanned = true;

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 import static io.strata.core.cache.AbstractPageStoreTest.PAGE;
 import static io.strata.core.cache.AbstractPageStoreTest.content;
@@ -162,6 +163,24 @@ class DiskTierTest {
     }
 
     @Test
+    void aFanOutDirectoryIsMadeByItsFirstPageNotByOpening() throws IOException {
+        Path dir = base.resolve("c");
+        DiskPageStore store = open(dir, 8);
+        store.pageCount(); // waits for the opening's scan
+        try (Stream<Path> made = Files.list(dir.resolve("pages"))) {
+            assertEquals(List.of(), made.toList());
+        }
+
+        PageId id = id("f", 0);
+        store.put(id, page(id));
+
+        try (Stream<Path> made = Files.list(dir.resolve("pages"))) {
+            assertEquals(List.of(fileOf(store, id).getParent()), made.toList());
+        }
+        assertArrayEquals(content(id, PAGE), read(store, id, 0, PAGE));
+    }
+
+    @Test
     void pagesSurviveACloseAndAreHitsAfterReopening() {
         Path dir = base.resolve("c");
         DiskPageStore first = open(dir, 8);
@@ -220,6 +239,7 @@ class DiskTierTest {
         DiskPageStore layout = open(dir, 8);
         Path file = fileOf(layout, id);
         close(layout);
+        Files.createDirectories(file.getParent()); // as the earlier Strata made it
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             out.write(new ByteBuffer[] {PageFileTest.formatOne(id, data), data.duplicate()});
         }
@@ -270,6 +290,7 @@ class DiskTierTest {
         Path cutFile = fileOf(first, cut);
         close(first);
         Files.writeString(dir.resolve("staging/abc.tmp"), "half a page");
+        Files.createDirectories(dir.resolve("pages/00"));
         Files.writeString(dir.resolve("pages/00/junk.page"), "not a page");
         try (FileChannel ch = FileChannel.open(cutFile, StandardOpenOption.WRITE)) {
             ch.truncate(1000);
