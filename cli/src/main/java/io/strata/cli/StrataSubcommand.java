@@ -2,6 +2,7 @@ package io.strata.cli;
 
 import io.strata.core.conf.OptionException;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
@@ -21,6 +22,10 @@ abstract class StrataSubcommand implements Callable<Integer> {
 
     @ParentCommand
     StrataCommand root;
+
+    /** {@code strata <command> --help}: the usage that every usage error points to. */
+    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    boolean helpRequested;
 
     /** Overrides terminal detection, for tests: true draws bars and redraws in place, false prints lines. */
     Boolean terminal;

@@ -36,6 +36,18 @@ class StrataCommandTest {
     }
 
     @Test
+    void everySubcommandAnswersHelpWithItsUsage() {
+        StrataCommand.commandLine(Map.of()).getSubcommands().forEach((name, command) -> {
+            if (name.equals("help")) {
+                return; // picocli's own: "strata help CMD"
+            }
+            Cli.Result result = Cli.run(name, "--help");
+            assertEquals(ExitCodes.OK, result.exitCode(), result.toString());
+            assertTrue(result.out().startsWith("Usage: strata " + command.getCommandName() + " "), result.toString());
+        });
+    }
+
+    @Test
     void aMisspeltSubcommandStillGetsPicoclisSuggestion() {
         Cli.Result result = Cli.run("mout", "s3://b", "/mnt");
         assertEquals(ExitCodes.BAD_INPUT, result.exitCode(), result.toString());
