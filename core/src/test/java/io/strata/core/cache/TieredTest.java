@@ -6,6 +6,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -62,6 +63,38 @@ class TieredTest {
         assertEquals(5, count("strata.cache.hits", "memory"));
         assertEquals(0, count("strata.cache.hits", "disk"));
         assertEquals(0, count("strata.cache.misses", "disk"));
+    }
+
+    @Test
+    void aWholePageOfAStreamIsStoredOnDiskOnly() {
+        PageId id = id("f", 0);
+        assertTrue(store.put(id, page(id), Reread.LATER));
+        assertEquals(-1, memory.length(id));
+        assertEquals(PAGE, disk.length(id));
+        assertArrayEquals(content(id, PAGE), read(store, id, 0, PAGE));
+        assertEquals(1, count("strata.cache.hits", "disk"));
+    }
+
+    @Test
+    void aShortPageOfAStreamIsStoredInBothTiers() {
+        PageId id = id("small", 0);
+        assertTrue(store.put(id, ByteBuffer.wrap(content(id, 1000)), Reread.LATER));
+        assertEquals(1000, memory.length(id));
+        assertEquals(1000, disk.length(id));
+    }
+
+    @Test
+    void aWholePageOfAStreamThatTheDiskDeclinesIsKeptInMemory() {
+        DiskPageStore full = new DiskPageStore(List.of(new DiskPageStore.Dir(dir, 1)), 0.0, "lru", metrics,
+                DiskSpace.SYSTEM, nanos::get);
+        MemoryPageStore inFront = new MemoryPageStore(PAGE, 2L * PAGE, EvictionPolicies.create("lru", 0), metrics,
+                nanos::get);
+        try (TieredPageStore tiered = new TieredPageStore(inFront, full, Runnable::run, metrics)) {
+            PageId id = id("f", 0);
+            assertTrue(tiered.put(id, page(id), Reread.LATER));
+            assertEquals(-1, full.length(id));
+            assertArrayEquals(content(id, PAGE), read(tiered, id, 0, PAGE));
+        }
     }
 
     @Test
