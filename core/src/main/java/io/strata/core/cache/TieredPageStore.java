@@ -13,14 +13,15 @@ import static java.util.Objects.requireNonNull;
  * A memory tier in front of a disk tier, inclusive: a page stored goes to both, so a page the
  * memory tier evicts is still on disk; but a whole page of a stream ({@link Reread#LATER}) goes to
  * disk only, unless the disk declines it. Such a page is read again, if at all, from the kernel's
- * cache of the mounted file; in a memory tier 16 times smaller than a 1 GiB object it would only
- * push out the pages that random reads and small files come back to; copying it there was 3 % of
- * the daemon's CPU samples in a cold read of that object (docs/PERFORMANCE.md, nineteenth round).
- * A short page, a small file's or the end of a larger one, is still stored in both; a page that
- * streams keep reading is promoted like any other. A memory hit does no disk I/O. A disk page
- * whose reads since it was stored (or last promoted) add up to {@link #PROMOTE_AFTER_PAGES} times
- * its size is hot: it is copied up into memory in the background (on the fill pool, dropped if
- * that is busy), so its next reads are memory hits.
+ * cache of the mounted file (with direct_io, from disk until it is read twice and promoted); in a
+ * memory tier 16 times smaller than a 1 GiB object it would only push out the pages that random
+ * reads and small files come back to; copying it there was 3 % of the daemon's CPU samples in a
+ * cold read of that object (docs/PERFORMANCE.md, nineteenth round). A short page, a small file's
+ * or the end of a larger one, is still stored in both; a page that streams keep reading is
+ * promoted like any other. A memory hit does no disk I/O. A disk page whose reads since it was
+ * stored (or last promoted) add up to {@link #PROMOTE_AFTER_PAGES} times its size is hot: it is
+ * copied up into memory in the background (on the fill pool, dropped if that is busy), so its next
+ * reads are memory hits.
  *
  * <p>Counting bytes rather than hits makes a promotion pay for itself: it copies a whole page, so
  * a page read twice in full is promoted at once, and one read 4 KiB at a time only after 512 such
