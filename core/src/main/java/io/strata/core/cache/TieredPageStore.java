@@ -110,12 +110,12 @@ public final class TieredPageStore implements PageStore {
 
     @Override
     public boolean put(PageId id, ByteBuffer data, Reread reread) {
-        boolean diskOnly = reread == Reread.LATER && data.remaining() == id.pageSize();
-        boolean inMemory = !diskOnly && memory.put(id, data);
-        boolean onDisk = disk.put(id, data, reread);
-        if (diskOnly && !onDisk) {
-            inMemory = memory.put(id, data); // the disk full or unusable: memory is better than nothing
+        if (reread == Reread.LATER && data.remaining() == id.pageSize()) {
+            // A whole page of a stream: memory only if the disk is full or unusable
+            return disk.put(id, data, reread) || memory.put(id, data);
         }
+        boolean inMemory = memory.put(id, data);
+        boolean onDisk = disk.put(id, data, reread);
         return inMemory || onDisk;
     }
 
