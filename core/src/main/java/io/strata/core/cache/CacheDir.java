@@ -61,6 +61,10 @@ import static java.util.Objects.requireNonNull;
  * after {@link #RETRY}. One lock guards the index, the accounting and the renames and deletes
  * that change which files exist, so the index always matches the files; page data is written
  * and read outside it.
+ *
+ * <p>Page files are held open across reads, up to a bound ({@link OpenPageFiles}). A file removed
+ * from outside Strata therefore keeps serving its (checked) bytes until its handle leaves the
+ * bound; one that Strata evicts or drops is closed as soon as its last read is done.
  */
 final class CacheDir {
     private static final Logger log = LoggerFactory.getLogger(CacheDir.class);
@@ -76,6 +80,12 @@ final class CacheDir {
     private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(PageFile.ALIGNMENT).asReadOnlyBuffer();
     /** Bytes read per system call on the direct path: small enough to checksum while cached. */
     private static final int READ_GROUP = 256 << 10;
+    /**
+     * Page files a directory keeps open for reads: the 1 GiB that random reads of one large file
+     * commonly cover at the default page size (1 MiB), or an eighth of the process's descriptor
+     * limit if that is less, so that sockets and the files users open are never refused for them.
+     */
+    private static final int OPEN_FILES = openFilesBound();
 
     private final Path root;
     private final Path pages;
@@ -89,6 +99,7 @@ final class CacheDir {
     private final Object lock = new Object();
     private final Map<PageId, Entry> index = new HashMap<>();
     private final Set<PageId> writing = new HashSet<>();
+    private final OpenPageFiles openFiles = new OpenPageFiles(OPEN_FILES);
     private long used;
     private long reserved;
     private boolean usable;
@@ -215,7 +226,8 @@ final class CacheDir {
         }
         int start = dst.position();
         String problem;
-        try (FileChannel channel = FileChannel.open(e.path, StandardOpenOption.READ)) {
+        try (OpenPageFiles.Handle file = openFiles.open(e.path)) {
+            FileChannel channel = file.channel();
             PageFile.Header header = e.header;
             if (header == null) {
                 ByteBuffer headerBytes = ByteBuffer.allocate(e.headerLength);
@@ -542,6 +554,7 @@ final class CacheDir {
         }
         used -= e.fileLength();
         deleteQuietly(e.path);
+        openFiles.forget(e.path); // after the delete: see OpenPageFiles
         return true;
     }
 
@@ -791,6 +804,7 @@ final class CacheDir {
             } catch (IOException e) {
                 log.debug("releasing the lock of {}: {}", root, e.toString());
             } finally {
+                openFiles.close();
                 fileLock = null;
                 lockChannel = null;
                 usable = false;
@@ -805,6 +819,14 @@ final class CacheDir {
         } catch (IOException e) {
             log.debug("cannot delete {}: {}", file, e.toString());
         }
+    }
+
+    private static int openFilesBound() {
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+            return (int) Math.max(16, Math.min(1024, unix.getMaxFileDescriptorCount() / 8));
+        }
+        return 256;
     }
 
     /** Direct buffers kept for reuse across directories, up to a number. */

@@ -49,6 +49,12 @@ final class PageFile {
     static final int MAX_HEADER = aligned(FIXED + 2 * 4096 + 4 * 1024 + 4);
     private static final int MAX_NAME = 4096;
     private static final int MAX_CHUNKS = 1024;
+    /**
+     * The checksummed unit, and so the least a read of a page reads from its file. Not smaller:
+     * with 4 KiB chunks, 4 KiB random reads over pages on disk after the kernel's caches were
+     * dropped went at 14-17k IOPS against 24-28k with 64 KiB ones (docs/PERFORMANCE.md, twentieth
+     * round), each read bringing a sixteenth as much of the page file back into the page cache.
+     */
     private static final int CHUNK = 64 << 10;
 
     /** A parsed, verified header. */

@@ -250,6 +250,35 @@ class DiskTierTest {
         assertEquals(Files.size(file), store.usedBytes());
     }
 
+    @Test
+    void aPageFileHeldOpenForReadsIsClosedWhenItsPageIsEvicted() throws IOException {
+        DiskPageStore store = open(base.resolve("c"), 2);
+        PageId first = id("f", 0);
+        store.put(first, page(first));
+        Path file = fileOf(store, first).toRealPath();
+        assertArrayEquals(AbstractPageStoreTest.slice(content(first, PAGE), 4096, 4096), read(store, first, 4096, 4096));
+        assertEquals(1, descriptorsOf(file), "held open after a read");
+
+        store.put(id("f", 1), page(id("f", 1)));
+        store.put(id("f", 2), page(id("f", 2)));
+        assertFalse(Files.exists(file), "evicted");
+        assertEquals(0, descriptorsOf(file), "its blocks are not kept allocated by an open descriptor");
+    }
+
+    /** How many of this process's file descriptors are open on {@code file} (deleted or not). */
+    private static long descriptorsOf(Path file) throws IOException {
+        String target = file.toString();
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.map(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd).toString();
+                } catch (IOException e) {
+                    return ""; // closed while listed
+                }
+            }).filter(link -> link.equals(target) || link.equals(target + " (deleted)")).count();
+        }
+    }
+
     /**
      * A named pipe among the page files stalls the restore (opening it for reading waits for a
      * writer), as a slow disk would: the store opens anyway, and the first read waits for the
