@@ -36,6 +36,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
 import java.util.stream.IntStream;
+import java.util.zip.CRC32C;
 
 import static java.util.Objects.requireNonNull;
 
@@ -86,6 +87,13 @@ final class CacheDir {
      * limit if that is less, so that sockets and the files users open are never refused for them.
      */
     private static final int OPEN_FILES = openFilesBound();
+    /**
+     * A read of part of a page slower than this, plus its bytes at 4 GB/s, waited on the disk:
+     * from the page cache, a 4 KiB read and its check take 1-3 µs here, from the disk 100 µs or more.
+     */
+    private static final long SLOW_READ_NS = 50_000;
+    /** How soon a page file read back whole ({@link PageFileWarmer}) may be asked for again. */
+    private static final long WARM_AGAIN_NS = Duration.ofSeconds(10).toNanos();
 
     private final Path root;
     private final Path pages;
@@ -100,6 +108,7 @@ final class CacheDir {
     private final Map<PageId, Entry> index = new HashMap<>();
     private final Set<PageId> writing = new HashSet<>();
     private final OpenPageFiles openFiles = new OpenPageFiles(OPEN_FILES);
+    private final PageFileWarmer warmer;
     private long used;
     private long reserved;
     private boolean usable;
@@ -126,6 +135,7 @@ final class CacheDir {
         this.meters = requireNonNull(meters, "meters is null");
         this.space = requireNonNull(space, "space is null");
         this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
+        this.warmer = new PageFileWarmer("strata-page-warmer-" + this.root.getFileName());
         synchronized (lock) {
             ensureUsableLocked(false);
         }
@@ -203,7 +213,12 @@ final class CacheDir {
 
     /** See {@link PageStore#read}; a damaged or vanished page is dropped and reported as a miss. */
     int read(PageId id, int pageOffset, ByteBuffer dst) {
-        return read(id, pageOffset, dst, true);
+        return read(id, pageOffset, dst, Reread.LATER);
+    }
+
+    /** See {@link PageStore#read(PageId, int, ByteBuffer, Reread)}. */
+    int read(PageId id, int pageOffset, ByteBuffer dst, Reread reread) {
+        return read(id, pageOffset, dst, true, reread);
     }
 
     /**
@@ -211,6 +226,10 @@ final class CacheDir {
      *               or the store itself copies the page (a promotion)
      */
     int read(PageId id, int pageOffset, ByteBuffer dst, boolean reader) {
+        return read(id, pageOffset, dst, reader, Reread.LATER);
+    }
+
+    private int read(PageId id, int pageOffset, ByteBuffer dst, boolean reader, Reread reread) {
         Entry e;
         synchronized (lock) {
             if (reader) {
@@ -246,8 +265,12 @@ final class CacheDir {
                 if (n <= 0) {
                     return 0;
                 }
+                long startNs = nanoClock.getAsLong();
                 problem = readVerified(channel, header, pageOffset, n, dst);
                 if (problem == null) {
+                    if (reread == Reread.SOON && n < header.dataLength()) {
+                        warmIfSlow(e, n, nanoClock.getAsLong() - startNs);
+                    }
                     return n;
                 }
             }
@@ -263,6 +286,27 @@ final class CacheDir {
         return -1;
     }
 
+    /**
+     * Has the page file read back whole in the background if this read of part of it, by a reader
+     * that jumps around ({@link Reread#SOON}), waited on the disk. A stream's reads are left to the
+     * kernel, which reads ahead of them in the page file; warming their pages only doubled the
+     * copies of a `cat` from the disk tier.
+     */
+    private void warmIfSlow(Entry e, int n, long tookNs) {
+        if (tookNs < SLOW_READ_NS + n / 4) {
+            return;
+        }
+        long now = nanoClock.getAsLong();
+        long asked = e.warmAskedNs;
+        if (asked != 0 && now - asked < WARM_AGAIN_NS) {
+            return;
+        }
+        if (warmer.warm(e.path)) {
+            e.warmAskedNs = now;
+            meters.pagesWarmed.increment();
+        }
+    }
+
     /** Reads {@code n} page bytes from {@code offset} into dst, checking every chunk they touch; null if all is well. */
     private static String readVerified(FileChannel channel, PageFile.Header header, int offset, int n, ByteBuffer dst)
             throws IOException {
@@ -274,18 +318,21 @@ final class CacheDir {
         if (offset % chunk == 0 && (end % chunk == 0 || end == header.dataLength())) {
             // Straight into dst, a group of chunks per read, each group checked while still in the CPU's cache.
             int group = Math.max(1, READ_GROUP / chunk);
+            ByteBuffer view = dst.duplicate();
+            CRC32C crc = new CRC32C();
             for (int c = first; c <= last; c += group) {
                 int from = c * chunk - offset;
                 int to = Math.min(Math.min(c + group, last + 1) * chunk, end) - offset;
-                ByteBuffer target = dst.duplicate().limit(start + to).position(start + from);
-                if (!readFully(channel, target, (long) header.headerLength() + offset + from)) {
+                if (!readFully(channel, view.limit(start + to).position(start + from),
+                        (long) header.headerLength() + offset + from)) {
                     return "short page file";
                 }
                 for (int k = c; k < c + group && k <= last; k++) {
                     int kFrom = k * chunk - offset;
                     int kTo = Math.min((k + 1) * chunk, end) - offset;
-                    if (PageFile.crc(dst.duplicate().limit(start + kTo).position(start + kFrom))
-                            != header.chunkCrcs()[k]) {
+                    crc.reset();
+                    crc.update(view.limit(start + kTo).position(start + kFrom));
+                    if ((int) crc.getValue() != header.chunkCrcs()[k]) {
                         return "checksum mismatch in chunk " + k;
                     }
                 }
@@ -804,6 +851,7 @@ final class CacheDir {
             } catch (IOException e) {
                 log.debug("releasing the lock of {}: {}", root, e.toString());
             } finally {
+                warmer.close();
                 openFiles.close();
                 fileLock = null;
                 lockChannel = null;
@@ -867,6 +915,8 @@ final class CacheDir {
         final int dataLength;
         /** The file's header once a read has checked it: later reads skip reading and parsing it. */
         volatile PageFile.Header header;
+        /** When the page file was last queued to be read back whole ({@link CacheDir#warmIfSlow}); 0 if never. */
+        volatile long warmAskedNs;
         /** Bytes read since the page was stored or last found hot ({@link CacheDir#takeHot}). Guarded by the lock. */
         long bytesRead;
         /** When that count started. Guarded by the lock. */

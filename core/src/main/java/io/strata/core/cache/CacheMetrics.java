@@ -76,6 +76,8 @@ public final class CacheMetrics {
         final Counter promotions;
         final Counter checksumFailures;
         final Counter pagesLost;
+        /** Page files queued to be read back whole into the kernel's page cache after a slow read. */
+        final Counter pagesWarmed;
         final Counter fetches;
         final Counter bytesFetched;
         final Counter sharedFetches;
@@ -96,6 +98,7 @@ public final class CacheMetrics {
             promotions = counter(registry, "strata.cache.promotions", tier);
             checksumFailures = counter(registry, "strata.cache.checksum.failures", tier);
             pagesLost = counter(registry, "strata.cache.pages.lost", tier);
+            pagesWarmed = counter(registry, "strata.cache.pages.warmed", tier);
             fetches = counter(registry, "strata.cache.fetches", tier);
             bytesFetched = counter(registry, "strata.cache.bytes.fetched", tier);
             sharedFetches = counter(registry, "strata.cache.fetches.shared", tier);

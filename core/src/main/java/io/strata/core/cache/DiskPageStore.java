@@ -100,6 +100,11 @@ public final class DiskPageStore implements PageStore {
 
     @Override
     public int read(PageId id, int pageOffset, ByteBuffer dst) {
+        return read(id, pageOffset, dst, Reread.LATER);
+    }
+
+    @Override
+    public int read(PageId id, int pageOffset, ByteBuffer dst, Reread reread) {
         List<CacheDir> dirs = dirs();
         int home = home(id, dirs.size());
         for (int i = 0; i < dirs.size(); i++) {
@@ -107,7 +112,7 @@ public final class DiskPageStore implements PageStore {
             if (i > 0 && !dir.contains(id)) {
                 continue;
             }
-            int n = dir.read(id, pageOffset, dst);
+            int n = dir.read(id, pageOffset, dst, reread);
             if (n >= 0) {
                 meters.hits.increment();
                 meters.bytesRead.increment(n);

@@ -50,12 +50,12 @@ final class PageFile {
     private static final int MAX_NAME = 4096;
     private static final int MAX_CHUNKS = 1024;
     /**
-     * The checksummed unit, and so the least a read of a page reads from its file. Not smaller:
-     * with 4 KiB chunks, 4 KiB random reads over pages on disk after the kernel's caches were
-     * dropped went at 14-17k IOPS against 24-28k with 64 KiB ones (docs/PERFORMANCE.md, twentieth
-     * round), each read bringing a sixteenth as much of the page file back into the page cache.
+     * The checksummed unit, and so the least a read of a page reads from its file: the smallest
+     * read the kernel sends. With 64 KiB chunks a 4 KiB random read read and checked 16 times its
+     * bytes (docs/PERFORMANCE.md, twentieth round). Files of earlier Strata name their own chunk
+     * size and are read as they are.
      */
-    private static final int CHUNK = 64 << 10;
+    private static final int CHUNK = 4 << 10;
 
     /** A parsed, verified header. */
     record Header(PageId id, int headerLength, int dataLength, int chunkSize, int[] chunkCrcs) {
@@ -66,7 +66,7 @@ final class PageFile {
 
     private PageFile() {}
 
-    /** The chunk size for pages of {@code pageSize}: 64 KiB, larger for pages over 64 MiB. */
+    /** The chunk size for pages of {@code pageSize}: 4 KiB, larger for pages over 4 MiB (at most 1024 chunks). */
     static int chunkSize(int pageSize) {
         int chunk = CHUNK;
         while ((pageSize + chunk - 1) / chunk > MAX_CHUNKS) {
@@ -82,19 +82,27 @@ final class PageFile {
 
     /** The header for {@code data} (its remaining bytes) as page {@code id}; leaves data's position alone. */
     static ByteBuffer header(PageId id, ByteBuffer data) {
+        return header(id, data, chunkSize(id.pageSize()));
+    }
+
+    /** The header with chunks of {@code chunk} bytes: what this or an earlier Strata writes. */
+    static ByteBuffer header(PageId id, ByteBuffer data, int chunk) {
         byte[] key = utf8(id.fileKey());
         byte[] version = utf8(id.version());
         int dataLength = data.remaining();
-        int chunk = chunkSize(id.pageSize());
         int chunks = (dataLength + chunk - 1) / chunk;
         int headerLength = aligned(FIXED + key.length + version.length + 4 * chunks + 4);
         ByteBuffer h = ByteBuffer.allocate(headerLength).order(ByteOrder.BIG_ENDIAN);
         h.put(MAGIC).putShort((short) FORMAT_VERSION).putShort((short) 0).putInt(headerLength)
                 .putInt(id.pageSize()).putInt(dataLength).putLong(id.index()).putInt(chunk)
                 .putShort((short) key.length).putShort((short) version.length).put(key).put(version);
+        ByteBuffer view = data.duplicate();
+        CRC32C crc = new CRC32C();
         for (int c = 0; c < chunks; c++) {
             int from = data.position() + c * chunk;
-            h.putInt(crc(data.duplicate().limit(Math.min(data.limit(), from + chunk)).position(from)));
+            crc.reset();
+            crc.update(view.limit(Math.min(data.limit(), from + chunk)).position(from));
+            h.putInt((int) crc.getValue());
         }
         h.position(headerLength - 4); // the padding: zeros, as allocated
         h.putInt(crc(h.duplicate().flip()));

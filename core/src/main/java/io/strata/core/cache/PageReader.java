@@ -68,7 +68,7 @@ final class PageReader {
             int want = Math.min(dst.remaining(), pageSize - pageOffset);
             PageId id = new PageId(fileKey, version, index, pageSize);
             ByteBuffer window = dst.duplicate().limit(dst.position() + want);
-            int n = store.read(id, pageOffset, window);
+            int n = store.read(id, pageOffset, window, reread);
             if (n < 0) {
                 if (onMiss != null) {
                     onMiss.accept(id);
@@ -171,7 +171,7 @@ final class PageReader {
                 fillOrStore(id, page, reread, () -> inFlight.remove(id, mine));
                 return n;
             }
-            int n = store.read(id, pageOffset, dst); // the page is in the store now (or was, and is missed again)
+            int n = store.read(id, pageOffset, dst, reread); // in the store now (or was, and is missed again)
             if (n >= 0) {
                 return n;
             }

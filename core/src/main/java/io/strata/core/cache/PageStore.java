@@ -26,6 +26,16 @@ public interface PageStore extends Closeable {
     int read(PageId id, int pageOffset, ByteBuffer dst);
 
     /**
+     * As {@link #read(PageId, int, ByteBuffer)}, for a reader that comes back to the page as
+     * {@code reread} says: one that reads {@link Reread#SOON} jumps around and returns for the rest
+     * of the page, so a store may bring the whole page nearer while it answers (the disk tier reads
+     * a page file that has left the kernel's page cache back into it). By default, the plain read.
+     */
+    default int read(PageId id, int pageOffset, ByteBuffer dst, Reread reread) {
+        return read(id, pageOffset, dst);
+    }
+
+    /**
      * Stores a copy of {@code data}'s remaining bytes (at most the page size) as the page; leaves
      * {@code data}'s position alone. True if the page is here afterwards (stored now or before).
      */

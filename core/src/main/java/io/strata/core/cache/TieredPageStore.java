@@ -72,11 +72,16 @@ public final class TieredPageStore implements PageStore {
 
     @Override
     public int read(PageId id, int pageOffset, ByteBuffer dst) {
+        return read(id, pageOffset, dst, Reread.LATER);
+    }
+
+    @Override
+    public int read(PageId id, int pageOffset, ByteBuffer dst, Reread reread) {
         int n = memory.read(id, pageOffset, dst);
         if (n >= 0) {
             return n;
         }
-        n = disk.read(id, pageOffset, dst);
+        n = disk.read(id, pageOffset, dst, reread);
         if (n >= 0 && disk.takeHot(id, (long) PROMOTE_AFTER_PAGES * id.pageSize(), residence)) {
             promote(id);
         }

@@ -231,23 +231,94 @@ class DiskTierTest {
         return Long.parseLong(resident);
     }
 
-    @Test
-    void pagesAnEarlierStrataWroteInFormatOneAreRestoredAndRead() throws IOException {
-        Path dir = base.resolve("c");
-        PageId id = id("f", 3);
-        ByteBuffer data = page(id);
+    /** Writes page {@code id} into {@code dir} with {@code header}, as an earlier Strata did; its file. */
+    Path plantPage(Path dir, PageId id, ByteBuffer header) throws IOException {
         DiskPageStore layout = open(dir, 8);
         Path file = fileOf(layout, id);
         close(layout);
         Files.createDirectories(file.getParent()); // as the earlier Strata made it
         try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            out.write(new ByteBuffer[] {PageFileTest.formatOne(id, data), data.duplicate()});
+            out.write(new ByteBuffer[] {header.duplicate(), page(id)});
         }
+        return file;
+    }
+
+    @Test
+    void pagesAnEarlierStrataWroteInFormatOneAreRestoredAndRead() throws IOException {
+        Path dir = base.resolve("c");
+        PageId id = id("f", 3);
+        Path file = plantPage(dir, id, PageFileTest.formatOne(id, page(id)));
 
         DiskPageStore store = open(dir, 8);
         assertEquals(1, store.pageCount());
         assertArrayEquals(content(id, PAGE), read(store, id, 0, PAGE));
         assertEquals(Files.size(file), store.usedBytes());
+    }
+
+    @Test
+    void pagesAnEarlierStrataWroteWith64KiBChunksAreReadAndCheckedByTheirOwnChunks() throws IOException {
+        Path dir = base.resolve("c");
+        PageId id = id("f", 3);
+        ByteBuffer header = PageFile.header(id, page(id), 64 << 10);
+        Path file = plantPage(dir, id, header);
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(header.remaining() + (64 << 10) + 100); // in the second 64 KiB chunk
+            raf.write(~content(id, PAGE)[(64 << 10) + 100]);
+        }
+
+        DiskPageStore store = open(dir, 8);
+        assertArrayEquals(AbstractPageStoreTest.slice(content(id, PAGE), 8192, 4096), read(store, id, 8192, 4096),
+                "a read within the intact first chunk");
+        assertNull(read(store, id, (64 << 10) + 8192, 4096), "a read of other bytes of the damaged chunk");
+        assertEquals(1, count("strata.cache.checksum.failures"));
+    }
+
+    /**
+     * A clock that moves 1 ms each time it is read makes every read slow, as one that waits on the
+     * disk is; a real disk's speed would decide by itself whether the test sees a slow read.
+     */
+    DiskPageStore openWithEveryReadSlow(Path dir) {
+        DiskPageStore store = new DiskPageStore(List.of(new DiskPageStore.Dir(dir, DiskPageStoreTest.quota(8))), 0.0,
+                "lru", metrics, space, () -> clock.addAndGet(1_000_000));
+        opened.add(store);
+        return store;
+    }
+
+    @Test
+    void aSlowJumpingReadOfPartOfAPageHasItsFileReadBackWholeIntoThePageCache() throws Exception {
+        DiskPageStore store = openWithEveryReadSlow(base.resolve("c"));
+        Assumptions.assumeTrue(store.dirs().get(0).writesDirect(), "the test directory's file system takes no O_DIRECT");
+        Assumptions.assumeTrue(Files.isExecutable(FINCORE), "fincore (util-linux-extra) is not installed");
+        PageId id = id("f", 0);
+        store.put(id, page(id), Reread.LATER); // written past the page cache
+        Path file = fileOf(store, id);
+        assertEquals(0, residentBytes(file));
+
+        ByteBuffer dst = ByteBuffer.allocate(4096);
+        assertEquals(4096, store.read(id, 8192, dst, Reread.SOON));
+        assertArrayEquals(AbstractPageStoreTest.slice(content(id, PAGE), 8192, 4096), dst.array());
+        assertEquals(1, count("strata.cache.pages.warmed"));
+        long whole = Files.size(file);
+        assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
+            while (residentBytes(file) < whole) {
+                Thread.sleep(10);
+            }
+        }, "the page file is read back whole");
+
+        store.read(id, 16384, ByteBuffer.allocate(4096), Reread.SOON);
+        assertEquals(1, count("strata.cache.pages.warmed"), "not again soon after");
+    }
+
+    @Test
+    void aStreamsReadsOfAPageAreNotWarmed() {
+        DiskPageStore store = openWithEveryReadSlow(base.resolve("c"));
+        PageId id = id("f", 0);
+        store.put(id, page(id), Reread.LATER);
+        for (int at = 0; at < PAGE; at += 16384) {
+            assertEquals(16384, store.read(id, at, ByteBuffer.allocate(16384), Reread.LATER));
+        }
+        assertEquals(16384, store.read(id, 0, ByteBuffer.allocate(16384)), "a plain read is no jump either");
+        assertEquals(0, count("strata.cache.pages.warmed"));
     }
 
     @Test

@@ -27,9 +27,9 @@ class PageFileTest {
         assertNotNull(parsed);
         assertEquals(id, parsed.id());
         assertEquals(200_000, parsed.dataLength());
-        assertEquals(65_536, parsed.chunkSize());
-        assertEquals(4, parsed.chunkCrcs().length);
-        assertEquals(PageFile.crc(data.duplicate().position(196_608)), parsed.chunkCrcs()[3]);
+        assertEquals(4096, parsed.chunkSize());
+        assertEquals(49, parsed.chunkCrcs().length);
+        assertEquals(PageFile.crc(data.duplicate().position(196_608)), parsed.chunkCrcs()[48]);
     }
 
     @Test
@@ -61,10 +61,11 @@ class PageFileTest {
         assertNull(PageFile.parse(padded));
     }
 
-    /** The header an earlier Strata wrote for {@code data} as page {@code id}: format 1, with no padding. */
+    /** The header an earlier Strata wrote for {@code data} as page {@code id}: format 1, with no padding, 64 KiB chunks. */
     static ByteBuffer formatOne(PageId id, ByteBuffer data) {
-        ByteBuffer padded = PageFile.header(id, data);
-        int chunks = (data.remaining() + PageFile.chunkSize(id.pageSize()) - 1) / PageFile.chunkSize(id.pageSize());
+        int chunk = Math.min(64 << 10, id.pageSize()); // format 1's chunks
+        ByteBuffer padded = PageFile.header(id, data, chunk);
+        int chunks = (data.remaining() + chunk - 1) / chunk;
         int length = 40 + id.fileKey().getBytes(java.nio.charset.StandardCharsets.UTF_8).length
                 + id.version().getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 4 * chunks + 4;
         ByteBuffer h = ByteBuffer.allocate(length).put(padded.duplicate().limit(length - 4));
@@ -92,7 +93,8 @@ class PageFileTest {
 
     @Test
     void largePagesUseLargerChunksToBoundTheHeader() {
-        assertEquals(65_536, PageFile.chunkSize(1 << 20));
+        assertEquals(4096, PageFile.chunkSize(1 << 20));
+        assertEquals(4096, PageFile.chunkSize(4 << 20));
         assertEquals(4096, PageFile.chunkSize(4096));
         assertEquals(65_536, PageFile.chunkSize(64 << 20));
     }
