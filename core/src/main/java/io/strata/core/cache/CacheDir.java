@@ -340,21 +340,31 @@ final class CacheDir {
             dst.position(start + n);
             return null;
         }
-        ByteBuffer scratch = SCRATCH.take(chunk);
+        // Through a scratch buffer: the chunks touched are read a group at a time, checked, and the
+        // part asked for copied out.
+        int group = Math.max(1, READ_GROUP / chunk);
+        ByteBuffer scratch = SCRATCH.take(Math.min(group, last - first + 1) * chunk);
         try {
-            for (int c = first; c <= last; c++) {
-                int chunkStart = c * chunk;
-                int chunkLength = Math.min(chunk, header.dataLength() - chunkStart);
-                scratch.clear().limit(chunkLength);
-                if (!readFully(channel, scratch, (long) header.headerLength() + chunkStart)) {
+            CRC32C crc = new CRC32C();
+            for (int c = first; c <= last; c += group) {
+                int groupEnd = Math.min(c + group, last + 1);
+                int bytesStart = c * chunk;
+                int bytesEnd = Math.min(groupEnd * chunk, header.dataLength());
+                scratch.clear().limit(bytesEnd - bytesStart);
+                if (!readFully(channel, scratch, (long) header.headerLength() + bytesStart)) {
                     return "short page file";
                 }
-                scratch.flip();
-                if (PageFile.crc(scratch) != header.chunkCrcs()[c]) {
-                    return "checksum mismatch in chunk " + c;
+                for (int k = c; k < groupEnd; k++) {
+                    int kFrom = k * chunk - bytesStart;
+                    int kTo = Math.min((k + 1) * chunk, bytesEnd) - bytesStart;
+                    crc.reset();
+                    crc.update(scratch.limit(kTo).position(kFrom));
+                    if ((int) crc.getValue() != header.chunkCrcs()[k]) {
+                        return "checksum mismatch in chunk " + k;
+                    }
                 }
-                int from = Math.max(offset, chunkStart) - chunkStart;
-                int to = Math.min(end, chunkStart + chunkLength) - chunkStart;
+                int from = Math.max(offset, bytesStart) - bytesStart;
+                int to = Math.min(end, bytesEnd) - bytesStart;
                 dst.put(scratch.limit(to).position(from));
             }
             return null;

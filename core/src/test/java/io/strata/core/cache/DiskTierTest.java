@@ -133,6 +133,22 @@ class DiskTierTest {
     }
 
     @Test
+    void aLongReadOffChunkBoundariesIsCheckedChunkByChunk() throws IOException {
+        DiskPageStore store = open(base.resolve("c"), 12);
+        PageId big = new PageId("f", "v1", 0, 1 << 20);
+        byte[] bytes = content(big, 1 << 20);
+        store.put(big, ByteBuffer.wrap(bytes));
+        assertArrayEquals(AbstractPageStoreTest.slice(bytes, 1000, 700_000), read(store, big, 1000, 700_000),
+                "read through the scratch buffer a group of chunks at a time");
+        try (RandomAccessFile raf = new RandomAccessFile(fileOf(store, big).toFile(), "rw")) {
+            raf.seek(raf.length() - bytes.length + 600_000); // in the read's third group
+            raf.write(~bytes[600_000]);
+        }
+        assertNull(read(store, big, 1000, 700_000));
+        assertEquals(1, count("strata.cache.checksum.failures"));
+    }
+
+    @Test
     void aShortOrMissingFileIsAMiss() throws IOException {
         DiskPageStore store = open(base.resolve("c"), 8);
         PageId shortened = id("f", 0);
