@@ -352,6 +352,15 @@ class DiskTierTest {
         assertEquals(0, descriptorsOf(file), "its blocks are not kept allocated by an open descriptor");
     }
 
+    @Test
+    void theBoundOnOpenPageFilesIsAnEighthOfTheProcesssFileLimitAtMost1024() {
+        Assumptions.assumeTrue(java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.UnixOperatingSystemMXBean, "not a Unix JVM");
+        long limit = ((com.sun.management.UnixOperatingSystemMXBean)
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getMaxFileDescriptorCount();
+        assertEquals(Math.max(16, Math.min(1024, limit / 8)), CacheDir.openFilesBound());
+    }
+
     /** How many of this process's file descriptors are open on {@code file} (deleted or not). */
     private static long descriptorsOf(Path file) throws IOException {
         String target = file.toString();
