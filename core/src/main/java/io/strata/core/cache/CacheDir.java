@@ -211,24 +211,23 @@ final class CacheDir {
         }
     }
 
-    /** See {@link PageStore#read}; a damaged or vanished page is dropped and reported as a miss. */
-    int read(PageId id, int pageOffset, ByteBuffer dst) {
-        return read(id, pageOffset, dst, Reread.LATER);
-    }
-
-    /** See {@link PageStore#read(PageId, int, ByteBuffer, Reread)}. */
+    /**
+     * See {@link PageStore#read(PageId, int, ByteBuffer, Reread)}; a damaged or vanished page is
+     * dropped and reported as a miss.
+     */
     int read(PageId id, int pageOffset, ByteBuffer dst, Reread reread) {
         return read(id, pageOffset, dst, true, reread);
+    }
+
+    /** The whole page into {@code dst} for a promotion: as a read, but no access and no heat. */
+    int copy(PageId id, ByteBuffer dst) {
+        return read(id, 0, dst, false, Reread.LATER);
     }
 
     /**
      * @param reader whether a reader asks (it counts as an access and towards the page's heat),
      *               or the store itself copies the page (a promotion)
      */
-    int read(PageId id, int pageOffset, ByteBuffer dst, boolean reader) {
-        return read(id, pageOffset, dst, reader, Reread.LATER);
-    }
-
     private int read(PageId id, int pageOffset, ByteBuffer dst, boolean reader, Reread reread) {
         Entry e;
         synchronized (lock) {
@@ -330,9 +329,7 @@ final class CacheDir {
                 for (int k = c; k < c + group && k <= last; k++) {
                     int kFrom = k * chunk - offset;
                     int kTo = Math.min((k + 1) * chunk, end) - offset;
-                    crc.reset();
-                    crc.update(view.limit(start + kTo).position(start + kFrom));
-                    if ((int) crc.getValue() != header.chunkCrcs()[k]) {
+                    if (PageFile.crc(crc, view, start + kFrom, start + kTo) != header.chunkCrcs()[k]) {
                         return "checksum mismatch in chunk " + k;
                     }
                 }
@@ -357,9 +354,7 @@ final class CacheDir {
                 for (int k = c; k < groupEnd; k++) {
                     int kFrom = k * chunk - bytesStart;
                     int kTo = Math.min((k + 1) * chunk, bytesEnd) - bytesStart;
-                    crc.reset();
-                    crc.update(scratch.limit(kTo).position(kFrom));
-                    if ((int) crc.getValue() != header.chunkCrcs()[k]) {
+                    if (PageFile.crc(crc, scratch, kFrom, kTo) != header.chunkCrcs()[k]) {
                         return "checksum mismatch in chunk " + k;
                     }
                 }

@@ -129,7 +129,7 @@ public final class DiskPageStore implements PageStore {
      */
     int copy(PageId id, ByteBuffer dst) {
         for (CacheDir dir : dirs()) {
-            int n = dir.read(id, 0, dst, false);
+            int n = dir.copy(id, dst);
             if (n >= 0) {
                 return n;
             }

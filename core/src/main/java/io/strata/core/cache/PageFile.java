@@ -100,9 +100,7 @@ final class PageFile {
         CRC32C crc = new CRC32C();
         for (int c = 0; c < chunks; c++) {
             int from = data.position() + c * chunk;
-            crc.reset();
-            crc.update(view.limit(Math.min(data.limit(), from + chunk)).position(from));
-            h.putInt((int) crc.getValue());
+            h.putInt(crc(crc, view, from, Math.min(data.limit(), from + chunk)));
         }
         h.position(headerLength - 4); // the padding: zeros, as allocated
         h.putInt(crc(h.duplicate().flip()));
@@ -171,6 +169,16 @@ final class PageFile {
     /** {@code length} rounded up to a multiple of {@link #ALIGNMENT}. */
     static int aligned(long length) {
         return Math.toIntExact((length + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT);
+    }
+
+    /**
+     * The CRC32C of {@code view}'s bytes [from, to), computed with {@code crc} (reset first), for
+     * loops over a page's chunks that reuse one of each; leaves {@code view}'s position at {@code to}.
+     */
+    static int crc(CRC32C crc, ByteBuffer view, int from, int to) {
+        crc.reset();
+        crc.update(view.limit(to).position(from));
+        return (int) crc.getValue();
     }
 
     static int crc(ByteBuffer bytes) {
