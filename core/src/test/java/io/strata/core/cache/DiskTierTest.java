@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
 import static io.strata.core.cache.AbstractPageStoreTest.PAGE;
@@ -71,7 +72,11 @@ class DiskTierTest {
     }
 
     DiskPageStore open(List<DiskPageStore.Dir> dirs, double freeSpaceRatio) {
-        DiskPageStore store = new DiskPageStore(dirs, freeSpaceRatio, "lru", metrics, space, clock::get);
+        return open(dirs, freeSpaceRatio, clock::get);
+    }
+
+    DiskPageStore open(List<DiskPageStore.Dir> dirs, double freeSpaceRatio, LongSupplier nanoClock) {
+        DiskPageStore store = new DiskPageStore(dirs, freeSpaceRatio, "lru", metrics, space, nanoClock);
         opened.add(store);
         return store;
     }
@@ -294,10 +299,8 @@ class DiskTierTest {
      * disk is; a real disk's speed would decide by itself whether the test sees a slow read.
      */
     DiskPageStore openWithEveryReadSlow(Path dir) {
-        DiskPageStore store = new DiskPageStore(List.of(new DiskPageStore.Dir(dir, DiskPageStoreTest.quota(8))), 0.0,
-                "lru", metrics, space, () -> clock.addAndGet(1_000_000));
-        opened.add(store);
-        return store;
+        return open(List.of(new DiskPageStore.Dir(dir, DiskPageStoreTest.quota(8))), 0.0,
+                () -> clock.addAndGet(1_000_000));
     }
 
     @Test
