@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 import java.util.function.LongSupplier;
 import java.util.stream.IntStream;
@@ -98,6 +99,12 @@ final class CacheDir {
     private final Path root;
     private final Path pages;
     private final Path staging;
+    /**
+     * Names the page files being written in {@link #staging}, which this directory's lock keeps to
+     * this store and whose leftovers it deletes on opening: a counter is unique there. (A random
+     * UUID per page drew on SecureRandom, whose SHA-1 mixing the JIT then compiled on the fill path.)
+     */
+    private final AtomicLong stagingNames = new AtomicLong();
     private final long quota;
     private final double freeSpaceRatio;
     private final EvictionPolicy policy;
@@ -404,8 +411,8 @@ final class CacheDir {
         if (!PageFile.fits(id)) {
             return false;
         }
-        ByteBuffer header = PageFile.header(id, data);
-        long need = (long) header.remaining() + data.remaining();
+        int headerLength = PageFile.headerLength(id, data.remaining());
+        long need = (long) headerLength + data.remaining();
         if (need > quota) {
             meters.fillsDropped.increment();
             return false;
@@ -421,10 +428,10 @@ final class CacheDir {
             reserved += need;
             writing.add(id);
         }
-        Path tmp = staging.resolve(UUID.randomUUID() + ".tmp");
+        Path tmp = staging.resolve("page-" + stagingNames.incrementAndGet() + ".tmp");
         try {
-            write(tmp, header, data, reread);
-            return publish(id, tmp, header.limit(), data.remaining(), need);
+            write(tmp, id, headerLength, data, reread);
+            return publish(id, tmp, headerLength, data.remaining(), need);
         } catch (IOException e) {
             deleteQuietly(tmp);
             synchronized (lock) {
@@ -441,10 +448,10 @@ final class CacheDir {
      * Writes a page file: a page read again {@link Reread#LATER} straight to the disk where the file
      * system takes it, any other through the kernel's page cache.
      */
-    private void write(Path tmp, ByteBuffer header, ByteBuffer data, Reread reread) throws IOException {
+    private void write(Path tmp, PageId id, int headerLength, ByteBuffer data, Reread reread) throws IOException {
         if (directWrites && reread == Reread.LATER) {
             try {
-                writeDirect(tmp, header, data);
+                writeStaged(tmp, id, headerLength, data, true);
                 return;
             } catch (IOException e) {
                 directWrites = false;
@@ -453,42 +460,63 @@ final class CacheDir {
                         root, e.toString());
             }
         }
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            long end = PageCacheWrites.writeFully(out, header.duplicate(), 0);
-            PageCacheWrites.writeFully(out, data.duplicate(), end);
-        }
+        writeStaged(tmp, id, headerLength, data, false);
     }
 
     /**
-     * Writes the header and the data with {@code O_DIRECT}, through an aligned staging buffer: the
-     * disk takes the bytes from it, and the kernel neither copies them into its page cache nor
-     * writes them back later. The last block is padded with zeros, then cut off by a truncate to
-     * the page's length.
+     * Writes a page file through an aligned staging buffer: the page's bytes first, after the
+     * header's room, a stage at a time, each checksummed as it is written (from the stage, which the JDK
+     * checksums in place), then the header, which holds those checksums. {@code direct} writes with
+     * {@code O_DIRECT}: the disk takes the bytes from the stage, and the kernel neither copies them
+     * into its page cache nor writes them back later; the last block is padded with zeros, then cut
+     * off by a truncate to the file's length. The file is published only when whole, so the order
+     * of its writes is no one else's business.
      */
-    private static void writeDirect(Path tmp, ByteBuffer header, ByteBuffer data) throws IOException {
-        long length = (long) header.remaining() + data.remaining();
+    private static void writeStaged(Path tmp, PageId id, int headerLength, ByteBuffer data, boolean direct)
+            throws IOException {
+        int chunk = PageFile.chunkSize(id.pageSize());
+        PageFile.ChunkSums sums = new PageFile.ChunkSums(data.remaining(), chunk);
+        long length = (long) headerLength + data.remaining();
         ByteBuffer stage = STAGES.take(STAGE);
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
-                ExtendedOpenOption.DIRECT)) {
-            ByteBuffer h = header.duplicate();
+        try (FileChannel out = direct
+                ? FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)
+                : FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             ByteBuffer d = data.duplicate();
-            long at = 0;
-            while (h.hasRemaining() || d.hasRemaining()) {
+            long at = headerLength;
+            while (d.hasRemaining()) {
                 stage.clear();
-                moveInto(stage, h);
                 moveInto(stage, d);
-                int end = PageFile.aligned(stage.position());
-                stage.put(ZEROS.duplicate().limit(end - stage.position())).flip();
-                while (stage.hasRemaining()) {
-                    at += out.write(stage, at);
-                }
+                stage.flip();
+                sums.update(stage);
+                at = writeStage(out, stage, at, direct);
             }
-            if (at != length) {
+            stage.clear();
+            stage.put(PageFile.header(id, data.remaining(), chunk, sums.finish())).flip();
+            writeStage(out, stage, 0, direct);
+            if (direct && at != length) {
                 out.truncate(length);
             }
         } finally {
             STAGES.give(stage);
         }
+    }
+
+    /**
+     * Writes the stage's bytes at {@code position}: a direct write padded with zeros to the
+     * alignment, a page-cache write in {@link PageCacheWrites}'s pieces. Returns the position after them.
+     */
+    private static long writeStage(FileChannel out, ByteBuffer stage, long position, boolean direct) throws IOException {
+        if (!direct) {
+            return PageCacheWrites.writeFully(out, stage, position);
+        }
+        int length = stage.limit();
+        int end = PageFile.aligned(length);
+        stage.limit(end).put(length, ZEROS, 0, end - length);
+        long at = position;
+        while (stage.hasRemaining()) {
+            at += out.write(stage, at);
+        }
+        return at;
     }
 
     /** As much of {@code from} as {@code to} has room for. */
@@ -645,18 +673,24 @@ final class CacheDir {
         return pages.resolve(name.substring(0, 2)).resolve(name + SUFFIX);
     }
 
-    static String name(PageId id) {
+    /** One digest per thread: looking one up in the JDK's providers cost more than the hash (a fifth of a publish). */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
         try {
-            MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            sha.update(id.fileKey().getBytes(StandardCharsets.UTF_8));
-            sha.update((byte) 0);
-            sha.update(id.version().getBytes(StandardCharsets.UTF_8));
-            sha.update((byte) 0);
-            sha.update((id.index() + "/" + id.pageSize()).getBytes(StandardCharsets.US_ASCII));
-            return HexFormat.of().formatHex(sha.digest(), 0, 16);
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new AssertionError("SHA-256 is in every JDK", e);
         }
+    });
+
+    static String name(PageId id) {
+        MessageDigest sha = SHA_256.get();
+        sha.reset();
+        sha.update(id.fileKey().getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+        sha.update(id.version().getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+        sha.update((id.index() + "/" + id.pageSize()).getBytes(StandardCharsets.US_ASCII));
+        return HexFormat.of().formatHex(sha.digest(), 0, 16);
     }
 
     /** Makes the directory usable if it is not and its retry time has come; true if usable. */
@@ -748,9 +782,11 @@ final class CacheDir {
      */
     private boolean takesDirectWrites() {
         Path probe = staging.resolve("probe-direct-" + UUID.randomUUID());
+        PageId onePage = new PageId("probe", "", 0, PageFile.ALIGNMENT); // a page of one byte, written as pages are
+        int headerLength = PageFile.headerLength(onePage, 1);
         try {
-            writeDirect(probe, ByteBuffer.allocate(PageFile.ALIGNMENT), ByteBuffer.allocate(1));
-            if (Files.size(probe) == PageFile.ALIGNMENT + 1) {
+            writeStaged(probe, onePage, headerLength, ByteBuffer.allocate(1), true);
+            if (Files.size(probe) == headerLength + 1) {
                 return true;
             }
             log.info("cache directory {}: a direct write came out the wrong length; pages are written through"

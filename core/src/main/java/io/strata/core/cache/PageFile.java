@@ -87,24 +87,81 @@ final class PageFile {
 
     /** The header with chunks of {@code chunk} bytes: what this or an earlier Strata writes. */
     static ByteBuffer header(PageId id, ByteBuffer data, int chunk) {
+        ChunkSums sums = new ChunkSums(data.remaining(), chunk);
+        sums.update(data);
+        return header(id, data.remaining(), chunk, sums.finish());
+    }
+
+    /** The header of page {@code id} holding {@code dataLength} bytes whose chunks of {@code chunk} bytes have {@code chunkCrcs}. */
+    static ByteBuffer header(PageId id, int dataLength, int chunk, int[] chunkCrcs) {
         byte[] key = utf8(id.fileKey());
         byte[] version = utf8(id.version());
-        int dataLength = data.remaining();
         int chunks = (dataLength + chunk - 1) / chunk;
+        if (chunkCrcs.length != chunks) {
+            throw new IllegalArgumentException(chunkCrcs.length + " chunk CRCs for " + chunks + " chunks");
+        }
         int headerLength = aligned(FIXED + key.length + version.length + 4 * chunks + 4);
         ByteBuffer h = ByteBuffer.allocate(headerLength).order(ByteOrder.BIG_ENDIAN);
         h.put(MAGIC).putShort((short) FORMAT_VERSION).putShort((short) 0).putInt(headerLength)
                 .putInt(id.pageSize()).putInt(dataLength).putLong(id.index()).putInt(chunk)
                 .putShort((short) key.length).putShort((short) version.length).put(key).put(version);
-        ByteBuffer view = data.duplicate();
-        CRC32C crc = new CRC32C();
-        for (int c = 0; c < chunks; c++) {
-            int from = data.position() + c * chunk;
-            h.putInt(crc(crc, view, from, Math.min(data.limit(), from + chunk)));
+        for (int crc : chunkCrcs) {
+            h.putInt(crc);
         }
         h.position(headerLength - 4); // the padding: zeros, as allocated
         h.putInt(crc(h.duplicate().flip()));
         return h.flip();
+    }
+
+    /**
+     * The CRC32C of each chunk of a page's data, taken as its bytes pass in order, in pieces of any
+     * size. A writer checksums the bytes it is about to write, from its own (direct) staging buffer:
+     * the JDK checksums a direct buffer in place, and copies a read-only heap buffer (what the page
+     * store is handed) 4 KiB at a time into a new array first.
+     */
+    static final class ChunkSums {
+        private final int chunk;
+        private final int[] crcs;
+        private final CRC32C crc = new CRC32C();
+        private int done;
+        private int inChunk;
+
+        ChunkSums(int dataLength, int chunk) {
+            this.chunk = chunk;
+            this.crcs = new int[(dataLength + chunk - 1) / chunk];
+        }
+
+        /** Takes the next {@code piece} of the data (its remaining bytes; its position is left alone). */
+        void update(ByteBuffer piece) {
+            ByteBuffer view = piece.duplicate();
+            int end = view.limit();
+            while (view.hasRemaining()) {
+                int n = Math.min(end - view.position(), chunk - inChunk);
+                crc.update(view.limit(view.position() + n));
+                view.limit(end);
+                inChunk += n;
+                if (inChunk == chunk) {
+                    endChunk();
+                }
+            }
+        }
+
+        /** The chunks' CRCs, once all of the data has passed. */
+        int[] finish() {
+            if (inChunk > 0) {
+                endChunk();
+            }
+            if (done != crcs.length) {
+                throw new IllegalStateException(done + " of " + crcs.length + " chunks checksummed");
+            }
+            return crcs;
+        }
+
+        private void endChunk() {
+            crcs[done++] = (int) crc.getValue();
+            crc.reset();
+            inChunk = 0;
+        }
     }
 
     /**

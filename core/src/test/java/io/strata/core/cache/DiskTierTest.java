@@ -154,6 +154,33 @@ class DiskTierTest {
     }
 
     @Test
+    void aPageOfSeveralStagesIsWrittenWholeAndCheckedChunkByChunkDirectOrThroughThePageCache() throws IOException {
+        DiskPageStore store = open(base.resolve("c"), 64);
+        int length = (3 << 20) + 5000; // three whole staging buffers and a short fourth, not block-aligned
+        for (Reread reread : Reread.values()) {
+            PageId id = new PageId("f-" + reread, "v1", 0, 4 << 20);
+            byte[] bytes = content(id, length);
+            assertTrue(store.put(id, ByteBuffer.wrap(bytes).asReadOnlyBuffer(), reread));
+            Path file = fileOf(store, id);
+            int headerLength = PageFile.headerLength(id, length);
+            assertEquals(headerLength + length, Files.size(file), reread + ": the last block's padding is cut off");
+            assertArrayEquals(bytes, read(store, id, 0, length), reread.toString());
+
+            int damaged = (2 << 20) + 100; // in the third stage
+            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+                raf.seek(headerLength + damaged);
+                raf.write(~bytes[damaged]);
+            }
+            int chunk = PageFile.chunkSize(id.pageSize());
+            int chunkStart = damaged / chunk * chunk;
+            assertArrayEquals(AbstractPageStoreTest.slice(bytes, chunkStart - chunk, chunk),
+                    read(store, id, chunkStart - chunk, chunk), reread + ": the chunk before the damaged one reads");
+            assertNull(read(store, id, chunkStart, chunk), reread + ": the damaged chunk is a miss");
+        }
+        assertEquals(Reread.values().length, count("strata.cache.checksum.failures"));
+    }
+
+    @Test
     void aShortOrMissingFileIsAMiss() throws IOException {
         DiskPageStore store = open(base.resolve("c"), 8);
         PageId shortened = id("f", 0);

@@ -33,6 +33,27 @@ class PageFileTest {
     }
 
     @Test
+    void chunkChecksumsTakenPieceByPieceAreThoseOfEachChunk() {
+        ByteBuffer data = data(50_000);
+        ByteBuffer direct = ByteBuffer.allocateDirect(data.remaining()).put(data.duplicate()).flip();
+        PageFile.ChunkSums sums = new PageFile.ChunkSums(50_000, 4096);
+        int at = 0;
+        for (int piece : new int[] {1, 4095, 4096, 10_000, 3, 31_805}) { // across, on and inside chunk boundaries
+            sums.update(direct.duplicate().position(at).limit(at + piece));
+            at += piece;
+        }
+        assertEquals(50_000, at);
+        int[] crcs = sums.finish();
+        assertEquals(13, crcs.length);
+        for (int c = 0; c < crcs.length; c++) {
+            int from = c * 4096;
+            assertEquals(PageFile.crc(data.duplicate().position(from).limit(Math.min(50_000, from + 4096))), crcs[c],
+                    "chunk " + c);
+        }
+        assertEquals(PageFile.header(id, data), PageFile.header(id, 50_000, 4096, crcs));
+    }
+
+    @Test
     void theHeaderIsPaddedSoThePageStartsOnABlock() {
         for (int length : new int[] {0, 1000, 200_000, 1 << 20}) {
             ByteBuffer header = PageFile.header(id, data(length));
