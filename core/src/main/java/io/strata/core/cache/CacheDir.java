@@ -17,6 +17,7 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -465,8 +466,8 @@ final class CacheDir {
 
     /**
      * Writes a page file through an aligned staging buffer: the page's bytes first, after the
-     * header's room, a stage at a time, each checksummed as it is written (from the stage, which the JDK
-     * checksums in place), then the header, which holds those checksums. {@code direct} writes with
+     * header's room, a stage at a time, each checksummed as it is written (from the stage, which
+     * the JDK checksums in place), then the header, which holds those checksums. {@code direct} writes with
      * {@code O_DIRECT}: the disk takes the bytes from the stage, and the kernel neither copies them
      * into its page cache nor writes them back later; the last block is padded with zeros, then cut
      * off by a truncate to the file's length. The file is published only when whole, so the order
@@ -478,9 +479,10 @@ final class CacheDir {
         PageFile.ChunkSums sums = new PageFile.ChunkSums(data.remaining(), chunk);
         long length = (long) headerLength + data.remaining();
         ByteBuffer stage = STAGES.take(STAGE);
-        try (FileChannel out = direct
-                ? FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)
-                : FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+        Set<OpenOption> options = direct
+                ? Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT)
+                : Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        try (FileChannel out = FileChannel.open(tmp, options)) {
             ByteBuffer d = data.duplicate();
             long at = headerLength;
             while (d.hasRemaining()) {
@@ -505,7 +507,8 @@ final class CacheDir {
      * Writes the stage's bytes at {@code position}: a direct write padded with zeros to the
      * alignment, a page-cache write in {@link PageCacheWrites}'s pieces. Returns the position after them.
      */
-    private static long writeStage(FileChannel out, ByteBuffer stage, long position, boolean direct) throws IOException {
+    private static long writeStage(FileChannel out, ByteBuffer stage, long position, boolean direct)
+            throws IOException {
         if (!direct) {
             return PageCacheWrites.writeFully(out, stage, position);
         }

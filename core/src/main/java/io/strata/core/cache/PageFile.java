@@ -92,7 +92,10 @@ final class PageFile {
         return header(id, data.remaining(), chunk, sums.finish());
     }
 
-    /** The header of page {@code id} holding {@code dataLength} bytes whose chunks of {@code chunk} bytes have {@code chunkCrcs}. */
+    /**
+     * The header of page {@code id} holding {@code dataLength} bytes, whose chunks of {@code chunk}
+     * bytes have the CRCs {@code chunkCrcs}.
+     */
     static ByteBuffer header(PageId id, int dataLength, int chunk, int[] chunkCrcs) {
         byte[] key = utf8(id.fileKey());
         byte[] version = utf8(id.version());
