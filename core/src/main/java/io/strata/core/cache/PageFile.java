@@ -45,10 +45,10 @@ final class PageFile {
     /** What format 2 pads its header to: the block size of the file systems direct writes are made on. */
     static final int ALIGNMENT = 4096;
     private static final int FIXED = 40;
-    /** Enough for the fixed fields, a file key and version of up to 4 KiB each, and 1024 chunk CRCs, padded. */
-    static final int MAX_HEADER = aligned(FIXED + 2 * 4096 + 4 * 1024 + 4);
     private static final int MAX_NAME = 4096;
     private static final int MAX_CHUNKS = 1024;
+    /** Enough for the fixed fields, a file key and version of up to 4 KiB each, and 1024 chunk CRCs, padded. */
+    static final int MAX_HEADER = headerLength(MAX_NAME, MAX_NAME, MAX_CHUNKS);
     /**
      * The checksummed unit, and so the least a read of a page reads from its file: the smallest
      * read the kernel sends. With 64 KiB chunks a 4 KiB random read read and checked 16 times its
@@ -103,7 +103,7 @@ final class PageFile {
         if (chunkCrcs.length != chunks) {
             throw new IllegalArgumentException(chunkCrcs.length + " chunk CRCs for " + chunks + " chunks");
         }
-        int headerLength = aligned(FIXED + key.length + version.length + 4 * chunks + 4);
+        int headerLength = headerLength(key.length, version.length, chunks);
         ByteBuffer h = ByteBuffer.allocate(headerLength).order(ByteOrder.BIG_ENDIAN);
         h.put(MAGIC).putShort((short) FORMAT_VERSION).putShort((short) 0).putInt(headerLength)
                 .putInt(id.pageSize()).putInt(dataLength).putLong(id.index()).putInt(chunk)
@@ -223,7 +223,12 @@ final class PageFile {
     static int headerLength(PageId id, int dataLength) {
         int chunk = chunkSize(id.pageSize());
         int chunks = (dataLength + chunk - 1) / chunk;
-        return aligned(FIXED + utf8(id.fileKey()).length + utf8(id.version()).length + 4 * chunks + 4);
+        return headerLength(utf8(id.fileKey()).length, utf8(id.version()).length, chunks);
+    }
+
+    /** The fixed fields, the names, a CRC per chunk and the header's own CRC, padded to the alignment. */
+    private static int headerLength(int keyBytes, int versionBytes, int chunks) {
+        return aligned(FIXED + keyBytes + versionBytes + 4 * chunks + 4);
     }
 
     /** {@code length} rounded up to a multiple of {@link #ALIGNMENT}. */
