@@ -26,7 +26,7 @@ record MemoryBudget(long heapMax, long directMax, long memoryTier, long fuseBuff
 
     static MemoryBudget of(Options options) {
         long fuse = FuseOptions.KERNEL.equals(options.get(FuseOptions.TRANSPORT))
-                ? options.get(FuseOptions.THREADS) * FuseOptions.workerBufferBytes(options) : 0;
+                ? FuseOptions.workers(options) * FuseOptions.workerBufferBytes(options) : 0;
         return new MemoryBudget(Runtime.getRuntime().maxMemory(), maxDirectMemory(),
                 options.get(CacheOptions.MEMORY_SIZE).bytes(), fuse, options.get(ReadaheadOptions.BUFFER_SIZE).bytes());
     }

@@ -3,6 +3,7 @@ package io.strata.cli;
 import io.strata.core.conf.OptionRegistry;
 import io.strata.core.conf.Options;
 import io.strata.core.conf.OptionsLoader;
+import io.strata.fuse.FuseOptions;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -26,7 +27,9 @@ class MemoryBudgetTest {
         MemoryBudget defaults = budget(320 * MIB, 256 * MIB);
         assertThat(defaults.problem()).isNull();
         assertThat(defaults.memoryTier()).isEqualTo(64 * MIB);
-        assertThat(defaults.fuseBuffers()).isEqualTo(16 * (MIB + 64 * 1024)); // one buffer per worker
+        // one buffer per worker, of which there are 4 to 16 (twice the CPUs)
+        assertThat(defaults.fuseBuffers()).isEqualTo(FuseOptions.workers(options()) * (MIB + 64 * 1024));
+        assertThat(defaults.fuseBuffers()).isBetween(4 * (MIB + 64 * 1024), 16 * (MIB + 64 * 1024));
         assertThat(defaults.readahead()).isEqualTo(128 * MIB);
         assertThat(defaults.describe()).contains("heap up to 320MiB", "direct up to 256MiB", "memory tier 64MiB",
                 "stays under 576MiB");

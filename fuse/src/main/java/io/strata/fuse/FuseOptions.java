@@ -25,10 +25,12 @@ public final class FuseOptions implements OptionGroup {
             .build();
 
     public static final Option<Integer> THREADS = Option.builder("fuse_threads", OptionType.INT)
-            .defaultValue(16)
+            .defaultValue(0)
             .doc("Worker threads serving FUSE requests (fuse=kernel); each owns one buffer of direct memory"
-                    + " for a request and then its reply (max_write plus 64KiB, or max_read if larger).")
-            .check(i -> i >= 1 && i <= 1024, "from 1 to 1024")
+                    + " for a request and then its reply (max_write plus 64KiB, or max_read if larger). 0: twice"
+                    + " the CPUs, at least 4 and at most 16. A worker waiting on the object store holds its thread,"
+                    + " so many readers of uncached files at once may want more.")
+            .check(i -> i >= 0 && i <= 1024, "from 0 (automatic) to 1024")
             .build();
 
     public static final Option<Boolean> CLONE_FD = Option.builder("fuse_clone_fd", OptionType.BOOLEAN)
@@ -127,6 +129,22 @@ public final class FuseOptions implements OptionGroup {
     public List<Option<?>> options() {
         return List.of(TRANSPORT, THREADS, CLONE_FD, ATTR_TIMEOUT, ENTRY_TIMEOUT, NEGATIVE_TIMEOUT, KERNEL_CACHE,
                 AUTO_CACHE, DIRECT_IO, WRITEBACK_CACHE, XATTR, ALLOW_OTHER, MAX_READ, MAX_WRITE, UID, GID, UMASK);
+    }
+
+    /**
+     * The FUSE workers (fuse=kernel): {@code fuse_threads}, or for 0 twice the CPUs, from 4 to 16.
+     * The kernel hands each request to the worker that has waited longest, so the requests of a
+     * few readers visit every idle worker in turn, each with its stack and its buffer gone cold in
+     * the CPU's caches: on 2 CPUs, 4 workers instead of 16 took the p99 of fio's 128 KiB random reads
+     * of the harness from 2.2-3.0 ms to 0.85-1.24 ms (docs/PERFORMANCE.md, twenty-second round). At
+     * least 4, as a worker waiting on the object store holds its thread.
+     */
+    public static int workers(Options options) {
+        int configured = options.get(THREADS);
+        if (configured > 0) {
+            return configured;
+        }
+        return Math.max(4, Math.min(16, 2 * Runtime.getRuntime().availableProcessors()));
     }
 
     /** The direct memory each FUSE worker owns (fuse=kernel): one buffer for a request and then its reply. */

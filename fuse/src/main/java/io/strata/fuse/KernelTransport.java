@@ -64,7 +64,7 @@ final class KernelTransport implements FuseSession {
                 options.get(FuseOptions.WRITEBACK_CACHE), options.get(FuseOptions.ALLOW_OTHER),
                 options.get(io.strata.client.VolumeOptions.READ_ONLY), requestSize(options.get(FuseOptions.MAX_READ)),
                 requestSize(options.get(FuseOptions.MAX_WRITE)), options.get(FuseOptions.UID),
-                options.get(FuseOptions.GID), options.get(FuseOptions.UMASK), options.get(FuseOptions.THREADS),
+                options.get(FuseOptions.GID), options.get(FuseOptions.UMASK), FuseOptions.workers(options),
                 options.get(FuseOptions.CLONE_FD), options.get(FuseOptions.XATTR));
     }
 
