@@ -2,6 +2,7 @@ package io.strata.client;
 
 import io.strata.core.cache.PageCache;
 import io.strata.core.cache.PageId;
+import io.strata.core.cache.PageRegions;
 import io.strata.core.cache.PageSource;
 import io.strata.core.ufs.UfsFile;
 
@@ -55,6 +56,15 @@ final class DataCache implements AutoCloseable {
      */
     int read(UfsFile file, long ino, String version, long size, ByteBuffer dst, long offset) throws IOException {
         return cache.read(pages(file), fileKey(ino), version, size, dst, offset);
+    }
+
+    /**
+     * {@code length} bytes of version {@code version} of inode {@code ino} at {@code offset}, all
+     * within the file, lent as regions of page files when the cache holds every page on disk now;
+     * null otherwise.
+     */
+    PageRegions regions(long ino, String version, long offset, int length) {
+        return cache.regions(fileKey(ino), version, offset, length);
     }
 
     /** The file as the cache's page source: its positional reads, and its whole-page reads (views where it has them). */

@@ -1,5 +1,6 @@
 package io.strata.client;
 
+import io.strata.core.cache.PageRegions;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.core.ufs.UfsFile;
@@ -123,6 +124,29 @@ final class OpenFile {
             }
             dst.limit(limit).position(position); // pages copied before the failure are read again
             return read(dst, offset);
+        }
+    }
+
+    /**
+     * Up to {@code length} bytes at {@code offset}, never past the current size, lent as regions of
+     * cached page files when every page they touch is on disk; null when they must be read instead
+     * ({@link #read}). Nothing is fetched here, so no other version can show up.
+     */
+    PageRegions regions(long offset, int length) {
+        truncateLock.readLock().lock();
+        try {
+            String version = cacheVersion;
+            long available = size.get() - offset;
+            if (version == null || available <= 0) {
+                return null;
+            }
+            PageRegions regions = cache.regions(ino, version, offset, (int) Math.min(length, available));
+            if (regions != null && !served) {
+                served = true;
+            }
+            return regions;
+        } finally {
+            truncateLock.readLock().unlock();
         }
     }
 

@@ -8,6 +8,7 @@ import io.strata.client.metrics.MeteredMetaStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.strata.core.cache.PageCache;
+import io.strata.core.cache.PageRegions;
 import io.strata.core.cache.PageStoreConfig;
 import io.strata.core.cache.CacheOptions;
 import io.strata.core.conf.Options;
@@ -837,6 +838,15 @@ public final class StrataFileSystem implements AutoCloseable {
     /** Reads into {@code dst} at {@code offset}; returns the bytes read (0 at end of file). */
     public int read(long fh, ByteBuffer dst, long offset) throws IOException {
         return handle(fh).file().read(dst, offset, this::changedInStorage);
+    }
+
+    /**
+     * Up to {@code length} bytes at {@code offset} as regions of cached page files, lent until
+     * closed, when the page cache holds all of them on disk now; null when they must be read with
+     * {@link #read(long, ByteBuffer, long)}. For a transport that splices file bytes to the kernel.
+     */
+    public PageRegions readRegions(long fh, long offset, int length) throws IOException {
+        return handle(fh).file().regions(offset, length);
     }
 
     /**

@@ -8,10 +8,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -113,6 +116,36 @@ abstract class AbstractPageCacheTest {
         assertArrayEquals(data, Files.readAllBytes(volume.path("data.bin")));
         assertEquals(fetches, counter(volume, "strata.cache.fetches", "ufs"), "no fetch on the second read");
         assertTrue(counter(volume, "strata.cache.hits", "memory") > 0, "served from memory");
+    }
+
+    @Test
+    void cachedPagesAreSplicedToTheKernelWithTheirExactBytes() throws IOException {
+        MountedVolume volume = mount("local_cache_memory_size=0");
+        byte[] data = Bytes.random(9, 3 * MIB + 5000);
+        putObject(volume, "data.bin", data);
+        assertArrayEquals(data, Files.readAllBytes(volume.path("data.bin")));
+        awaitFills(volume);
+
+        ByteBuffer read = ByteBuffer.allocate(128 << 10);
+        try (FileChannel in = FileChannel.open(volume.path("data.bin"))) {
+            // From a page's start, from inside one, across two pages, and the file's short tail.
+            for (long at : new long[] {0, 1_000_003, MIB - 4096, 3 * MIB}) {
+                read.clear();
+                while (read.hasRemaining() && in.read(read, at + read.position()) > 0) {
+                    // until full or at the end
+                }
+                int n = read.position();
+                assertEquals(Math.min(read.capacity(), data.length - at), n, "bytes at " + at);
+                assertArrayEquals(Arrays.copyOfRange(data, (int) at, (int) at + n), Arrays.copyOf(read.array(), n),
+                        "bytes at " + at);
+            }
+        }
+        Counter spliced = volume.meters().find("strata.fuse.read.spliced").counter();
+        if (Transport.current() == Transport.KERNEL) {
+            assertTrue(spliced != null && spliced.count() >= 3 * (128 << 10), "spliced: " + spliced);
+        } else {
+            assertTrue(spliced == null || spliced.count() == 0, "libfuse2 copies every reply");
+        }
     }
 
     @Test

@@ -254,17 +254,7 @@ final class CacheDir {
         String problem;
         try (OpenPageFiles.Handle file = openFiles.open(e.path)) {
             FileChannel channel = file.channel();
-            PageFile.Header header = e.header;
-            if (header == null) {
-                ByteBuffer headerBytes = ByteBuffer.allocate(e.headerLength);
-                header = readFully(channel, headerBytes, 0) ? PageFile.parse(headerBytes.flip()) : null;
-                if (header != null && header.id().equals(id) && header.dataLength() == e.dataLength
-                        && header.headerLength() == e.headerLength) {
-                    e.header = header;
-                } else {
-                    header = null;
-                }
-            }
+            PageFile.Header header = header(e, channel);
             if (header == null) {
                 problem = "bad header";
             } else {
@@ -275,6 +265,7 @@ final class CacheDir {
                 long startNs = nanoClock.getAsLong();
                 problem = readVerified(channel, header, pageOffset, n, dst);
                 if (problem == null) {
+                    e.checked(header).mark(pageOffset / header.chunkSize(), (pageOffset + n - 1) / header.chunkSize());
                     if (reread == Reread.SOON && n < header.dataLength()) {
                         warmIfSlow(e, n, nanoClock.getAsLong() - startNs);
                     }
@@ -291,6 +282,89 @@ final class CacheDir {
         dst.position(start);
         dropDamaged(e, problem);
         return -1;
+    }
+
+    /**
+     * See {@link PageStore#region}: the chunks the region touches that no read has checked since
+     * the page was indexed are read and checked first (once per chunk, as {@link #read} would);
+     * the rest are lent without reading them again. A damaged or vanished page is dropped, and
+     * null returned as for a miss.
+     */
+    PageRegion region(PageId id, int pageOffset, int length, Reread reread) {
+        Entry e;
+        synchronized (lock) {
+            policy.onAccess(id);
+            e = index.get(id);
+            if (e == null) {
+                return null;
+            }
+            e.bytesRead += Math.max(0, Math.min(length, e.dataLength - pageOffset));
+        }
+        OpenPageFiles.Handle file = null;
+        String problem;
+        try {
+            file = openFiles.open(e.path);
+            FileChannel channel = file.channel();
+            PageFile.Header header = header(e, channel);
+            if (header == null) {
+                problem = "bad header";
+            } else {
+                int n = Math.max(0, Math.min(length, header.dataLength() - pageOffset));
+                long startNs = nanoClock.getAsLong();
+                problem = n == 0 ? null : checkUnchecked(channel, header, e.checked(header), pageOffset, n);
+                if (problem == null) {
+                    if (reread == Reread.SOON && n > 0 && n < header.dataLength()) {
+                        warmIfSlow(e, n, nanoClock.getAsLong() - startNs);
+                    }
+                    OpenPageFiles.Handle lent = file;
+                    file = null;
+                    return new PageRegion(channel, (long) header.headerLength() + pageOffset, n, lent::close);
+                }
+            }
+        } catch (NoSuchFileException missing) {
+            problem = null;
+        } catch (IOException ioe) {
+            problem = ioe.toString();
+        } finally {
+            if (file != null) {
+                file.close();
+            }
+        }
+        dropDamaged(e, problem);
+        return null;
+    }
+
+    /** The page file's header, read and checked against the index on the first read; null if it does not match. */
+    private static PageFile.Header header(Entry e, FileChannel channel) throws IOException {
+        PageFile.Header header = e.header;
+        if (header == null) {
+            ByteBuffer headerBytes = ByteBuffer.allocate(e.headerLength);
+            header = readFully(channel, headerBytes, 0) ? PageFile.parse(headerBytes.flip()) : null;
+            if (header != null && header.id().equals(e.id) && header.dataLength() == e.dataLength
+                    && header.headerLength() == e.headerLength) {
+                e.header = header;
+            } else {
+                header = null;
+            }
+        }
+        return header;
+    }
+
+    /** Reads and checks each chunk of {@code [offset, offset + n)} not checked before, and marks it; null if all is well. */
+    private static String checkUnchecked(FileChannel channel, PageFile.Header header, CheckedChunks checked,
+                                         int offset, int n) throws IOException {
+        int chunk = header.chunkSize();
+        int last = (offset + n - 1) / chunk;
+        for (int c = checked.firstUnchecked(offset / chunk, last); c <= last; c = checked.firstUnchecked(c, last)) {
+            int runEnd = checked.lastUnchecked(c, last);
+            String problem = readChecked(channel, header, c, runEnd, (bytes, bytesStart, bytesEnd) -> { });
+            if (problem != null) {
+                return problem;
+            }
+            checked.mark(c, runEnd);
+            c = runEnd + 1;
+        }
+        return null;
     }
 
     /**
@@ -347,6 +421,26 @@ final class CacheDir {
         }
         // Through a scratch buffer: the chunks touched are read a group at a time, checked, and the
         // part asked for copied out.
+        return readChecked(channel, header, first, last, (bytes, bytesStart, bytesEnd) -> {
+            int from = Math.max(offset, bytesStart) - bytesStart;
+            int to = Math.min(end, bytesEnd) - bytesStart;
+            dst.put(bytes.limit(to).position(from));
+        });
+    }
+
+    /** Takes a group of checked chunks' bytes, page bytes {@code [bytesStart, bytesEnd)}, from {@code bytes}. */
+    @FunctionalInterface
+    private interface CheckedGroup {
+        void accept(ByteBuffer bytes, int bytesStart, int bytesEnd);
+    }
+
+    /**
+     * Reads chunks {@code first} to {@code last} into a scratch buffer a group at a time, checks
+     * each against its checksum, and hands each group to {@code sink}; null if all is well.
+     */
+    private static String readChecked(FileChannel channel, PageFile.Header header, int first, int last,
+                                      CheckedGroup sink) throws IOException {
+        int chunk = header.chunkSize();
         int group = Math.max(1, READ_GROUP / chunk);
         ByteBuffer scratch = SCRATCH.take(Math.min(group, last - first + 1) * chunk);
         try {
@@ -366,9 +460,7 @@ final class CacheDir {
                         return "checksum mismatch in chunk " + k;
                     }
                 }
-                int from = Math.max(offset, bytesStart) - bytesStart;
-                int to = Math.min(end, bytesEnd) - bytesStart;
-                dst.put(scratch.limit(to).position(from));
+                sink.accept(scratch.limit(bytesEnd - bytesStart).position(0), bytesStart, bytesEnd);
             }
             return null;
         } finally {
@@ -975,6 +1067,8 @@ final class CacheDir {
         final int dataLength;
         /** The file's header once a read has checked it: later reads skip reading and parsing it. */
         volatile PageFile.Header header;
+        /** The chunks a read has checked since the page was indexed; made on the first read. */
+        private volatile CheckedChunks checked;
         /** When the page file was last queued to be read back whole ({@link CacheDir#warmIfSlow}); 0 if never. */
         volatile long warmAskedNs;
         /** Bytes read since the page was stored or last found hot ({@link CacheDir#takeHot}). Guarded by the lock. */
@@ -992,6 +1086,16 @@ final class CacheDir {
 
         long fileLength() {
             return (long) headerLength + dataLength;
+        }
+
+        /** The page's checked chunks (two racing first reads may each make a set: one is lost, and its chunks checked again). */
+        CheckedChunks checked(PageFile.Header header) {
+            CheckedChunks chunks = checked;
+            if (chunks == null) {
+                chunks = new CheckedChunks((header.dataLength() + header.chunkSize() - 1) / header.chunkSize());
+                checked = chunks;
+            }
+            return chunks;
         }
     }
 }

@@ -123,6 +123,25 @@ public final class DiskPageStore implements PageStore {
         return -1;
     }
 
+    @Override
+    public PageRegion region(PageId id, int pageOffset, int length, Reread reread) {
+        List<CacheDir> dirs = dirs();
+        int home = home(id, dirs.size());
+        for (int i = 0; i < dirs.size(); i++) {
+            CacheDir dir = dirs.get((home + i) % dirs.size());
+            if (i > 0 && !dir.contains(id)) {
+                continue;
+            }
+            PageRegion region = dir.region(id, pageOffset, length, reread);
+            if (region != null) {
+                meters.hits.increment();
+                meters.bytesRead.increment(region.length());
+                return region;
+            }
+        }
+        return null; // not a miss yet: the read that follows counts it
+    }
+
     /**
      * The whole page into {@code dst} for a promotion to the memory tier: not a reader's read, so
      * it neither counts towards the page's heat nor as a hit. The length, or -1 if it is not here.

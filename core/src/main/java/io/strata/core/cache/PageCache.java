@@ -146,13 +146,33 @@ public final class PageCache implements Closeable {
      */
     public int read(PageSource source, String fileKey, String version, long size, ByteBuffer dst, long offset)
             throws IOException {
-        boolean random = dst.remaining() < pageSize
-                && readPatterns.get(fileKey, key -> new ReadPattern(pageSize)).randomRead(offset, offset + dst.remaining());
-        if (!random) {
+        if (!isRandom(fileKey, offset, dst.remaining())) {
             return reader.read(source, fileKey, version, dst, offset, Reread.LATER, null);
         }
         return reader.read(source, fileKey, version, dst, offset, Reread.SOON,
                 loader == null ? null : missed -> loader.missed(source, missed, size));
+    }
+
+    /**
+     * {@code length} bytes of version {@code version} of file {@code fileKey} at {@code offset},
+     * within the file's end, as regions of page files to splice, when the store can lend every page
+     * they touch now; null when it cannot (read them instead: a page missing, in flight, or in the
+     * memory tier). Counts as a read of the range, for the file's read pattern as well.
+     */
+    public PageRegions regions(String fileKey, String version, long offset, int length) {
+        ReadPattern pattern = readPatterns.get(fileKey, key -> new ReadPattern(pageSize));
+        boolean random = length < pageSize && pattern.wouldBeRandom(offset);
+        PageRegions regions = reader.regions(fileKey, version, offset, length, random ? Reread.SOON : Reread.LATER);
+        if (regions != null) {
+            pattern.randomRead(offset, offset + length); // recorded only when lent: a read that follows records itself
+        }
+        return regions;
+    }
+
+    /** Whether a read of {@code length} bytes at {@code offset} is a random one (see {@link ReadPattern}); records it. */
+    private boolean isRandom(String fileKey, long offset, int length) {
+        return length < pageSize
+                && readPatterns.get(fileKey, key -> new ReadPattern(pageSize)).randomRead(offset, offset + length);
     }
 
     /** Stores a page in the background (written data, with cache_on_write); dropped if the pool is busy. */

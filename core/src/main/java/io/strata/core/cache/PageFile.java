@@ -30,8 +30,8 @@ import java.util.zip.CRC32C;
  *
  * All integers are big-endian. A file is valid when its length is exactly H + D, the header CRC
  * matches, and it names the page its file name says it holds. Each data chunk's CRC is checked
- * whenever the chunk is read, so reading part of a page reads and verifies only the chunks it
- * overlaps.
+ * whenever a read copies the chunk, and before the chunk is first lent unread ({@link
+ * CheckedChunks}), so reading part of a page reads and verifies only the chunks it overlaps.
  *
  * <p>Format 2 pads the header to a multiple of {@link #ALIGNMENT} bytes, so that the page's bytes
  * start on a file system block: a page file can then be written with {@code O_DIRECT}, whose file

@@ -3,6 +3,8 @@ package io.strata.core.cache;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -86,6 +88,33 @@ final class PageReader {
             }
         }
         return total;
+    }
+
+    /**
+     * {@code length} bytes of version {@code version} of {@code fileKey} at {@code offset} as
+     * regions of page files, if the store can lend every page they touch now; null if not (then
+     * read them). Short only at the end of the file.
+     */
+    PageRegions regions(String fileKey, String version, long offset, int length, Reread reread) {
+        List<PageRegion> lent = new ArrayList<>(2);
+        int total = 0;
+        while (total < length) {
+            long position = offset + total;
+            int pageOffset = (int) (position % pageSize);
+            int want = Math.min(length - total, pageSize - pageOffset);
+            PageRegion region = store.region(new PageId(fileKey, version, position / pageSize, pageSize), pageOffset,
+                    want, reread);
+            if (region == null) {
+                lent.forEach(PageRegion::close);
+                return null;
+            }
+            lent.add(region);
+            total += region.length();
+            if (region.length() < want) {
+                break; // the page ends here: end of file
+            }
+        }
+        return new PageRegions(lent, total);
     }
 
     /**

@@ -36,6 +36,18 @@ public interface PageStore extends Closeable {
     }
 
     /**
+     * Lends up to {@code length} of the page's bytes from {@code pageOffset} where they lie in a
+     * page file, each checksummed chunk they touch checked first, as {@link #read} would: for a
+     * transport that hands file bytes to the kernel without copying them. Counts as a read.
+     *
+     * @return the region (of length 0 when {@code pageOffset} is at or past the page's end), or
+     *     null when the page is not here or not in a file (read it instead); close the region
+     */
+    default PageRegion region(PageId id, int pageOffset, int length, Reread reread) {
+        return null;
+    }
+
+    /**
      * Stores a copy of {@code data}'s remaining bytes (at most the page size) as the page; leaves
      * {@code data}'s position alone. True if the page is here afterwards (stored now or before).
      */

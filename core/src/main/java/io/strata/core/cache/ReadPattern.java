@@ -18,6 +18,16 @@ final class ReadPattern {
         this.slack = slack;
     }
 
+    /** As {@link #randomRead}, without recording the read. */
+    synchronized boolean wouldBeRandom(long offset) {
+        for (int i = 0; i < count; i++) {
+            if (Math.abs(offset - ends[i]) <= slack) {
+                return false;
+            }
+        }
+        return offset != 0;
+    }
+
     /**
      * Records a read of {@code [offset, end)}; true if it is random: it starts neither at 0 nor
      * near where a recent read ended.

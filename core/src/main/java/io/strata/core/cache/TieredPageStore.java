@@ -88,6 +88,19 @@ public final class TieredPageStore implements PageStore {
         return n;
     }
 
+    /** A page in the memory tier is not in a file there: it is read (null); one on disk is lent, and promoted as a read would be. */
+    @Override
+    public PageRegion region(PageId id, int pageOffset, int length, Reread reread) {
+        if (memory.length(id) >= 0) {
+            return null;
+        }
+        PageRegion region = disk.region(id, pageOffset, length, reread);
+        if (region != null && disk.takeHot(id, (long) PROMOTE_AFTER_PAGES * id.pageSize(), residence)) {
+            promote(id);
+        }
+        return region;
+    }
+
     private void promote(PageId id) {
         if (id.pageSize() != memory.pageSize() || promoting.putIfAbsent(id, Boolean.TRUE) != null) {
             return;

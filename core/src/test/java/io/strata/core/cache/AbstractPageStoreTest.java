@@ -2,9 +2,11 @@ package io.strata.core.cache;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,6 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -100,6 +103,43 @@ abstract class AbstractPageStoreTest {
         byte[] out = new byte[length];
         System.arraycopy(bytes, from, out, 0, length);
         return out;
+    }
+
+    /** Whether the store lends the pages the suite puts as regions of page files ({@link PageStore#region}). */
+    boolean lendsRegions() {
+        return false;
+    }
+
+    @Test
+    void aMissingPageLendsNoRegion() {
+        assertNull(store().region(id("f", 0), 0, 100, Reread.SOON));
+    }
+
+    @Test
+    void aLentRegionHoldsThePagesBytes() throws IOException {
+        Assumptions.assumeTrue(lendsRegions(), "this store keeps its pages in no file");
+        PageId id = id("f", 2);
+        store().put(id, page(id));
+        try (PageRegion region = store().region(id, 1000, 70_000, Reread.SOON)) {
+            assertEquals(70_000, region.length());
+            ByteBuffer lent = ByteBuffer.allocate(region.length());
+            while (lent.hasRemaining()) {
+                assertTrue(region.file().read(lent, region.position() + lent.position()) > 0);
+            }
+            assertArrayEquals(slice(content(id, PAGE), 1000, 70_000), lent.array());
+        }
+    }
+
+    @Test
+    void aLentRegionStopsAtThePagesEnd() {
+        Assumptions.assumeTrue(lendsRegions(), "this store keeps its pages in no file");
+        PageId id = id("f", 2);
+        store().put(id, page(id));
+        try (PageRegion tail = store().region(id, PAGE - 100, 1000, Reread.SOON);
+             PageRegion past = store().region(id, PAGE, 10, Reread.SOON)) {
+            assertEquals(100, tail.length());
+            assertEquals(0, past.length());
+        }
     }
 
     @Test

@@ -17,6 +17,11 @@ class DiskPageStoreTest extends AbstractPageStoreTest {
     }
 
     @Override
+    boolean lendsRegions() {
+        return true;
+    }
+
+    @Override
     PageStore createStore() {
         return new DiskPageStore(List.of(new DiskPageStore.Dir(dir.resolve("cache"), quota(CAPACITY_PAGES))), 0.0,
                 "lru", metrics, DiskSpace.SYSTEM, clock::get);

@@ -120,6 +120,65 @@ class DiskTierTest {
     }
 
     @Test
+    void aCorruptChunkIsFoundBeforeItIsLentAsARegion() throws IOException {
+        DiskPageStore store = open(base.resolve("c"), 8);
+        PageId id = id("f", 0);
+        store.put(id, page(id));
+        Path file = fileOf(store, id);
+        corruptByteAt(file, Files.size(file) - 10);
+        assertNull(store.region(id, PAGE - 4096, 4096, Reread.SOON));
+        assertFalse(Files.exists(file), "dropped");
+        assertEquals(1, count("strata.cache.checksum.failures"));
+    }
+
+    @Test
+    void aChunkIsCheckedOnItsFirstReadAndLentUnreadAfterThat() throws IOException {
+        DiskPageStore store = open(base.resolve("c"), 8);
+        PageId id = id("f", 0);
+        store.put(id, page(id));
+        Path file = fileOf(store, id);
+        long data = Files.size(file) - PAGE;
+        assertArrayEquals(AbstractPageStoreTest.slice(content(id, PAGE), 0, 8192), read(store, id, 0, 8192),
+                "the first read checks the first two chunks");
+        corruptByteAt(file, data + 100); // the first chunk, checked already
+        corruptByteAt(file, data + 8192 + 100); // the third, never read
+
+        try (PageRegion checked = store.region(id, 0, 8192, Reread.SOON)) {
+            assertEquals(8192, checked.length(), "checked chunks are lent without being read again");
+        }
+        assertEquals(0, count("strata.cache.checksum.failures"));
+        assertNull(store.region(id, 0, 12288, Reread.SOON), "a chunk not yet checked is read and checked first");
+        assertEquals(1, count("strata.cache.checksum.failures"));
+    }
+
+    @Test
+    void aRegionStaysReadableWhileLentEvenIfItsPageIsEvicted() throws IOException {
+        DiskPageStore store = open(base.resolve("c"), 2);
+        PageId first = id("f", 0);
+        store.put(first, page(first));
+        try (PageRegion region = store.region(first, 100, 5000, Reread.SOON)) {
+            store.put(id("f", 1), page(id("f", 1)));
+            store.put(id("f", 2), page(id("f", 2)));
+            assertFalse(Files.exists(fileOf(store, first)), "evicted");
+
+            ByteBuffer lent = ByteBuffer.allocate(region.length());
+            while (lent.hasRemaining()) {
+                assertTrue(region.file().read(lent, region.position() + lent.position()) > 0);
+            }
+            assertArrayEquals(AbstractPageStoreTest.slice(content(first, PAGE), 100, 5000), lent.array());
+        }
+    }
+
+    private static void corruptByteAt(Path file, long at) throws IOException {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(at);
+            int b = raf.read();
+            raf.seek(at);
+            raf.write(b ^ 0x40);
+        }
+    }
+
+    @Test
     void aCorruptChunkFailsOnlyReadsThatTouchIt() throws IOException {
         DiskPageStore store = open(base.resolve("c"), 8);
         PageId id = id("f", 0);

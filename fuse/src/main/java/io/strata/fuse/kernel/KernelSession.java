@@ -130,17 +130,24 @@ public final class KernelSession implements AutoCloseable {
         ByteBuffer in = ByteBuffer.allocateDirect(workerBufferSize(settings.maxRead(), settings.maxWrite()))
                 .order(ByteOrder.nativeOrder());
         Request request = new Request(in);
-        Replies out = new Replies(own, request);
-        while (true) {
-            int n = own.read(in);
-            if (n < 0) {
-                return;
+        SplicePipe pipe = settings.spliceReads() ? SplicePipe.open() : null;
+        try {
+            Replies out = new Replies(own, request, pipe);
+            while (true) {
+                int n = own.read(in);
+                if (n < 0) {
+                    return;
+                }
+                if (!request.decode(n)) {
+                    log.warn("ignored a malformed FUSE request of {} bytes", n);
+                    continue;
+                }
+                handle(request, out);
             }
-            if (!request.decode(n)) {
-                log.warn("ignored a malformed FUSE request of {} bytes", n);
-                continue;
+        } finally {
+            if (pipe != null) {
+                pipe.close();
             }
-            handle(request, out);
         }
     }
 
@@ -188,6 +195,9 @@ public final class KernelSession implements AutoCloseable {
         String result = null;
         if (errno == 0 && request.opcode() == Opcode.READ) {
             stats.meters().read(out.lastPayload());
+            if (out.lastSpliced()) {
+                stats.meters().spliced(out.lastPayload());
+            }
             result = Integer.toString(out.lastPayload());
         } else if (errno == 0 && request.opcode() == Opcode.WRITE) {
             int size = request.peekU32(16);

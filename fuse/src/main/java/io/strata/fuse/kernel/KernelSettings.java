@@ -13,12 +13,14 @@ import static java.util.Objects.requireNonNull;
  * @param autoInvalData the kernel drops a file's cached pages when it sees its size or mtime change (auto_cache)
  * @param threads workers reading requests
  * @param cloneFd whether each worker reads its own cloned descriptor of the connection
+ * @param spliceReads whether reads of cached pages are spliced from their page files ({@link SplicePipe})
  * @param xattrs whether xattr requests are served (else ENOSYS, and the kernel stops sending them)
  */
 public record KernelSettings(String fsName, Duration entryTimeout, Duration attrTimeout, Duration negativeTimeout,
                              boolean keepCache, boolean autoInvalData, boolean directIo, boolean writebackCache,
                              boolean allowOther, boolean readOnly, int maxRead, int maxWrite, Integer uid,
-                             Integer gid, Integer umask, int threads, boolean cloneFd, boolean xattrs) {
+                             Integer gid, Integer umask, int threads, boolean cloneFd, boolean spliceReads,
+                             boolean xattrs) {
     public KernelSettings {
         requireNonNull(fsName, "fsName is null");
         requireNonNull(entryTimeout, "entryTimeout is null");

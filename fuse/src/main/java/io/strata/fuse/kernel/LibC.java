@@ -2,6 +2,7 @@ package io.strata.fuse.kernel;
 
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Runtime;
+import jnr.ffi.annotations.Out;
 import jnr.ffi.types.intptr_t;
 import jnr.ffi.types.size_t;
 import jnr.ffi.types.ssize_t;
@@ -15,6 +16,7 @@ import jnr.ffi.types.u_int64_t;
  */
 public interface LibC {
     int O_RDWR = 02;
+    int O_NONBLOCK = 04000;
     int O_CLOEXEC = 02000000;
 
     int open(String path, int flags);
@@ -26,6 +28,13 @@ public interface LibC {
     @ssize_t long writev(int fd, @intptr_t long iovec, int count);
 
     int ioctl(int fd, @u_int64_t long request, @intptr_t long argument);
+
+    @ssize_t long write(int fd, @intptr_t long buffer, @size_t long count);
+
+    int pipe2(@Out int[] fds, int flags);
+
+    int fcntl(int fd, int command, int argument);
+
 
     int mount(String source, String target, String type, @u_int64_t long flags, String data);
 

@@ -3,6 +3,7 @@ package io.strata.fuse.kernel;
 import io.strata.client.Caller;
 import io.strata.client.FsStatistics;
 import io.strata.client.StrataFileSystem;
+import io.strata.core.cache.PageRegions;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.fuse.observe.ControlFiles;
@@ -356,6 +357,13 @@ final class Operations {
         long fh = request.u64();
         long offset = request.u64();
         int size = request.u32();
+        if (out.splices(size)) {
+            try (PageRegions regions = fs.readRegions(fh, offset, size)) {
+                if (regions != null && out.sendRegions(request, regions)) {
+                    return;
+                }
+            }
+        }
         ByteBuffer data = out.payload(size);
         int n = 0;
         while (data.hasRemaining()) {

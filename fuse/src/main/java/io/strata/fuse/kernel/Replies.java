@@ -1,5 +1,6 @@
 package io.strata.fuse.kernel;
 
+import io.strata.core.cache.PageRegions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,11 +29,19 @@ final class Replies {
     /** The errno (positive; 0 for success) and payload length of the last reply, for the meters. */
     private int lastErrno;
     private int lastPayload;
+    private boolean lastSpliced;
 
-    /** Replies to the requests decoded by {@code request}, whose buffer carries their payloads. */
-    Replies(FuseDevice device, Request request) {
+    /** The worker's pipe for spliced reads, or null to copy every reply. */
+    private final SplicePipe pipe;
+
+    /**
+     * Replies to the requests decoded by {@code request}, whose buffer carries their payloads;
+     * reads are spliced through {@code pipe} where they can be (null: never).
+     */
+    Replies(FuseDevice device, Request request, SplicePipe pipe) {
         this.device = device;
         this.request = request;
+        this.pipe = pipe;
         ByteBuffer memory = request.overwrite(); // the same memory for every request; decode() resets the mark
         this.payloadAddress = FuseDevice.address(memory);
         this.payloadCapacity = memory.capacity();
@@ -76,6 +85,29 @@ final class Replies {
         write(request.unique(), 0, OUT_HEADER_SIZE, payloadAddress, length);
     }
 
+    /** Whether a read of {@code size} bytes may be answered with {@link #sendRegions}. */
+    boolean splices(int size) {
+        return pipe != null && pipe.worth(size);
+    }
+
+    /**
+     * Sends {@code regions}' bytes as the whole reply body, spliced from their page files. False if
+     * nothing was sent: the caller copies the reply instead.
+     */
+    boolean sendRegions(Request request, PageRegions regions) {
+        head.clear();
+        head.putInt(0, OUT_HEADER_SIZE + regions.length());
+        head.putInt(4, 0);
+        head.putLong(8, request.unique());
+        if (!pipe.send(device, headAddress, OUT_HEADER_SIZE, regions)) {
+            return false;
+        }
+        lastErrno = 0;
+        lastPayload = regions.length();
+        lastSpliced = true;
+        return true;
+    }
+
     void ok(Request request) {
         begin();
         send(request);
@@ -94,9 +126,15 @@ final class Replies {
         return lastPayload;
     }
 
+    /** Whether the last reply's payload was spliced from page files. */
+    boolean lastSpliced() {
+        return lastSpliced;
+    }
+
     private void write(long unique, int error, int headLength, long payloadAddress, int payloadLength) {
         lastErrno = -error;
         lastPayload = payloadLength;
+        lastSpliced = false;
         head.putInt(0, headLength + payloadLength);
         head.putInt(4, error);
         head.putLong(8, unique);

@@ -26,12 +26,14 @@ public final class FuseMeters {
     static final String ERRORS = "strata.fuse.errors";
     static final String BYTES = "strata.fuse.bytes";
     static final String NOTIFICATIONS = "strata.fuse.notifications";
+    static final String SPLICED = "strata.fuse.read.spliced";
 
     private final MeterRegistry registry;
     private final ConcurrentMap<String, Timer> timers = new ConcurrentHashMap<>();
     private final ConcurrentMap<String, Counter> errors = new ConcurrentHashMap<>();
     private final Counter bytesRead;
     private final Counter bytesWritten;
+    private final Counter bytesSpliced;
     /** Held here: a FunctionCounter holds what it reads only weakly. */
     private LongSupplier notificationsSent;
     private LongSupplier notificationsDropped;
@@ -40,6 +42,9 @@ public final class FuseMeters {
         this.registry = requireNonNull(registry, "registry is null");
         this.bytesRead = bytes("read");
         this.bytesWritten = bytes("written");
+        this.bytesSpliced = Counter.builder(SPLICED).baseUnit("bytes")
+                .description("file data read replies spliced from page files rather than copied (fuse=kernel)")
+                .register(registry);
     }
 
     private Counter bytes(String direction) {
@@ -87,6 +92,11 @@ public final class FuseMeters {
 
     public void read(long bytes) {
         bytesRead.increment(bytes);
+    }
+
+    /** Read bytes (already counted by {@link #read}) that were spliced from page files. */
+    public void spliced(long bytes) {
+        bytesSpliced.increment(bytes);
     }
 
     public void written(long bytes) {

@@ -1,0 +1,139 @@
+package io.strata.fuse.kernel;
+
+import io.strata.core.cache.PageRegion;
+import io.strata.core.cache.PageRegions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * One worker's pipe for READ replies spliced from page files: the reply's header is written into
+ * the pipe, each region's bytes spliced in from its file (the pipe takes references to the page
+ * cache's pages, no copy), and the whole reply spliced out to {@code /dev/fuse}, where the kernel
+ * copies it once, into the reader's pages. A copied reply costs a second copy, into the JVM's
+ * buffer, and that copy out of memory the CPU's caches do not hold was the largest cost of
+ * 128 KiB random reads from the disk tier (docs/PERFORMANCE.md, twenty-third round).
+ *
+ * <p>A reply must be in the pipe whole before it goes out (the kernel takes one reply per write),
+ * so the pipe's capacity bounds what can be spliced: 1 MiB without CAP_SYS_RESOURCE, of which the
+ * header and the regions' partial pages take whole slots. The pipe never blocks: a reply that
+ * does not fit, or any failure before the kernel took it, leaves the reply to be copied instead,
+ * with a fresh pipe. Owned by one worker thread.
+ */
+final class SplicePipe implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(SplicePipe.class);
+    private static final int F_SETPIPE_SZ = 1031;
+    private static final int SPLICE_F_MOVE = 1;
+    private static final int SPLICE_F_NONBLOCK = 2;
+    private static final int PAGE = 4096;
+    /** What the pipe is asked to hold: the default pipe-max-size, all a process without CAP_SYS_RESOURCE gets. */
+    private static final int WANTED_CAPACITY = 1 << 20;
+    /** Below this a copy costs no more than the splices' extra system calls (measured: 4 KiB reads the same either way). */
+    static final int MIN_LENGTH = 32 << 10;
+
+    private final ByteBuffer offset = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder());
+    private final long offsetAddress = FuseDevice.address(offset);
+    private int readEnd = -1;
+    private int writeEnd = -1;
+    private int slots;
+
+    private SplicePipe() {}
+
+    /** A worker's pipe, or null where splicing cannot work (no descriptors of channels, no pipe). */
+    static SplicePipe open() {
+        if (!FileDescriptors.available() || !Splice.available()) {
+            return null;
+        }
+        SplicePipe pipe = new SplicePipe();
+        return pipe.reopen() ? pipe : null;
+    }
+
+    /**
+     * Whether a reply of {@code length} bytes could be spliced: worth it, and within the pipe, with
+     * a slot for the header and two more per page region for its partial first and last pages.
+     */
+    boolean worth(int length) {
+        return length >= MIN_LENGTH && slotsFor(length, 2) <= slots;
+    }
+
+    /**
+     * Sends the reply whose {@code headLength}-byte header is at {@code headAddress}, followed by
+     * {@code regions}' bytes, to {@code device}. True if the kernel took it or no longer waits for
+     * it (an interrupted request); false if nothing reached the kernel, to be copied instead.
+     */
+    boolean send(FuseDevice device, long headAddress, int headLength, PageRegions regions) {
+        if (writeEnd < 0 || slotsFor(regions.length(), regions.regions().size()) > slots) {
+            return false;
+        }
+        LibC libc = LibC.get();
+        if (libc.write(writeEnd, headAddress, headLength) != headLength) {
+            return failed("writing the header into the pipe");
+        }
+        for (PageRegion region : regions.regions()) {
+            int fd = FileDescriptors.of(region.file());
+            long position = region.position();
+            long remaining = region.length();
+            while (remaining > 0) {
+                offset.putLong(0, position);
+                long n = fd < 0 ? -1 : Splice.splice(fd, offsetAddress, writeEnd, 0, remaining,
+                        SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+                if (n <= 0) {
+                    return failed("splicing a page file into the pipe");
+                }
+                position += n;
+                remaining -= n;
+            }
+        }
+        long total = (long) headLength + regions.length();
+        long n = Splice.splice(readEnd, 0, device.fd(), 0, total, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+        if (n == total) {
+            return true;
+        }
+        // ENOENT: the request was interrupted and nobody waits for the reply any more.
+        boolean moot = n < 0 && Splice.errno() == Errno.ENOENT;
+        failed("splicing the reply to /dev/fuse");
+        return moot;
+    }
+
+    private static int slotsFor(long length, int regions) {
+        return (int) ((length + PAGE - 1) / PAGE) + 2 * regions + 1;
+    }
+
+    /** Drops whatever the pipe holds by replacing it; false for the caller to copy instead. */
+    private boolean failed(String what) {
+        log.debug("{} failed with errno {}; the reply is copied", what, Splice.errno());
+        closePipe();
+        reopen();
+        return false;
+    }
+
+    private boolean reopen() {
+        int[] fds = new int[2];
+        LibC libc = LibC.get();
+        if (libc.pipe2(fds, LibC.O_NONBLOCK | LibC.O_CLOEXEC) != 0) {
+            log.debug("pipe2 failed with errno {}; reads are copied", LibC.errno());
+            return false;
+        }
+        readEnd = fds[0];
+        writeEnd = fds[1];
+        int capacity = libc.fcntl(writeEnd, F_SETPIPE_SZ, WANTED_CAPACITY);
+        slots = Math.max(capacity, PAGE * 16) / PAGE; // a pipe that could not grow keeps its default 16 pages
+        return true;
+    }
+
+    private void closePipe() {
+        if (readEnd >= 0) {
+            LibC.get().close(readEnd);
+            LibC.get().close(writeEnd);
+            readEnd = -1;
+            writeEnd = -1;
+        }
+    }
+
+    @Override
+    public void close() {
+        closePipe();
+    }
+}
