@@ -17,10 +17,11 @@ import java.nio.ByteOrder;
  * 128 KiB random reads from the disk tier (docs/PERFORMANCE.md, twenty-third round).
  *
  * <p>A reply must be in the pipe whole before it goes out (the kernel takes one reply per write),
- * so the pipe's capacity bounds what can be spliced: 1 MiB without CAP_SYS_RESOURCE, of which the
- * header and the regions' partial pages take whole slots. The pipe never blocks: a reply that
- * does not fit, or any failure before the kernel took it, leaves the reply to be copied instead,
- * with a fresh pipe. Owned by one worker thread.
+ * so the pipe's capacity bounds what can be spliced: 1 MiB without CAP_SYS_RESOURCE, 256 slots of
+ * a page each, of which the header takes one and each file page a region touches another; the
+ * kernel's 1 MiB reads of a stream do not fit. The pipe never blocks: a reply that does not fit,
+ * or any failure before the kernel took it, leaves the reply to be copied instead, with a fresh
+ * pipe. Owned by one worker thread.
  */
 final class SplicePipe implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SplicePipe.class);
@@ -51,11 +52,11 @@ final class SplicePipe implements AutoCloseable {
     }
 
     /**
-     * Whether a reply of {@code length} bytes could be spliced: worth it, and within the pipe, with
-     * a slot for the header and two more per page region for its partial first and last pages.
+     * Whether a reply of {@code length} bytes could be spliced: worth it, and within the pipe if its
+     * regions start on page boundaries ({@link #send} counts their slots exactly).
      */
     boolean worth(int length) {
-        return length >= MIN_LENGTH && slotsFor(length, 2) <= slots;
+        return length >= MIN_LENGTH && 1 + (length + PAGE - 1) / PAGE <= slots;
     }
 
     /**
@@ -64,7 +65,7 @@ final class SplicePipe implements AutoCloseable {
      * it (an interrupted request); false if nothing reached the kernel, to be copied instead.
      */
     boolean send(FuseDevice device, long headAddress, int headLength, PageRegions regions) {
-        if (writeEnd < 0 || slotsFor(regions.length(), regions.regions().size()) > slots) {
+        if (writeEnd < 0 || slotsFor(regions) > slots) {
             return false;
         }
         LibC libc = LibC.get();
@@ -97,8 +98,15 @@ final class SplicePipe implements AutoCloseable {
         return moot;
     }
 
-    private static int slotsFor(long length, int regions) {
-        return (int) ((length + PAGE - 1) / PAGE) + 2 * regions + 1;
+    /** The pipe slots a reply of {@code regions} takes: one per file page each region touches, and one for the header. */
+    private static int slotsFor(PageRegions regions) {
+        int count = 1;
+        for (PageRegion region : regions.regions()) {
+            long first = region.position() / PAGE;
+            long end = (region.position() + region.length() + PAGE - 1) / PAGE;
+            count += (int) (end - first);
+        }
+        return count;
     }
 
     /** Drops whatever the pipe holds by replacing it; false for the caller to copy instead. */
