@@ -105,13 +105,7 @@ class DiskTierTest {
         PageId id = id("f", 0);
         store.put(id, page(id));
         Path file = fileOf(store, id);
-        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-            long at = raf.length() - 70_000; // in the data, first chunk
-            raf.seek(at);
-            int b = raf.read();
-            raf.seek(at);
-            raf.write(b ^ 0x40);
-        }
+        corruptByteAt(file, Files.size(file) - 70_000); // in the data
         assertNull(read(store, id, 0, PAGE));
         assertFalse(Files.exists(file));
         assertEquals(1, count("strata.cache.checksum.failures"));
