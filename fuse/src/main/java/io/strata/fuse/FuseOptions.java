@@ -41,10 +41,10 @@ public final class FuseOptions implements OptionGroup {
 
     public static final Option<Boolean> SPLICE_READ = Option.builder("fuse_splice_read", OptionType.BOOLEAN)
             .defaultValue(true)
-            .doc("Answer reads of 32 KiB up to 1 MiB (less a few pages) that the page cache holds on disk by splicing"
-                    + " the page files' bytes to the kernel (splice(2) through a pipe per worker) instead of copying"
-                    + " them through the JVM (fuse=kernel). Each 4 KiB chunk is still checked against its checksum the"
-                    + " first time the daemon reads it.")
+            .doc("Answer random reads of 32 KiB up to 1 MiB (less a few pages) that the page cache holds on disk by"
+                    + " splicing the page files' bytes to the kernel (splice(2) through a pipe per worker) instead of"
+                    + " copying them through the JVM (fuse=kernel). Each 4 KiB chunk is still checked against its"
+                    + " checksum the first time the daemon reads it.")
             .build();
 
     public static final Option<Boolean> XATTR = Option.builder("xattr", OptionType.BOOLEAN)
@@ -135,8 +135,9 @@ public final class FuseOptions implements OptionGroup {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(TRANSPORT, THREADS, CLONE_FD, SPLICE_READ, ATTR_TIMEOUT, ENTRY_TIMEOUT, NEGATIVE_TIMEOUT, KERNEL_CACHE,
-                AUTO_CACHE, DIRECT_IO, WRITEBACK_CACHE, XATTR, ALLOW_OTHER, MAX_READ, MAX_WRITE, UID, GID, UMASK);
+        return List.of(TRANSPORT, THREADS, CLONE_FD, SPLICE_READ, ATTR_TIMEOUT, ENTRY_TIMEOUT, NEGATIVE_TIMEOUT,
+                KERNEL_CACHE, AUTO_CACHE, DIRECT_IO, WRITEBACK_CACHE, XATTR, ALLOW_OTHER, MAX_READ, MAX_WRITE, UID, GID,
+                UMASK);
     }
 
     /**

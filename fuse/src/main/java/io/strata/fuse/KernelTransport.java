@@ -65,7 +65,8 @@ final class KernelTransport implements FuseSession {
                 options.get(io.strata.client.VolumeOptions.READ_ONLY), requestSize(options.get(FuseOptions.MAX_READ)),
                 requestSize(options.get(FuseOptions.MAX_WRITE)), options.get(FuseOptions.UID),
                 options.get(FuseOptions.GID), options.get(FuseOptions.UMASK), FuseOptions.workers(options),
-                options.get(FuseOptions.CLONE_FD), options.get(FuseOptions.SPLICE_READ), options.get(FuseOptions.XATTR));
+                options.get(FuseOptions.CLONE_FD), options.get(FuseOptions.SPLICE_READ),
+                options.get(FuseOptions.XATTR));
     }
 
     /** A max_read or max_write as the kernel is asked for it: at most 1 MiB, whole pages. */

@@ -350,7 +350,10 @@ final class CacheDir {
         return header;
     }
 
-    /** Reads and checks each chunk of {@code [offset, offset + n)} not checked before, and marks it; null if all is well. */
+    /**
+     * Reads and checks each chunk of {@code [offset, offset + n)} not checked before, and marks it;
+     * null if all is well.
+     */
     private static String checkUnchecked(FileChannel channel, PageFile.Header header, CheckedChunks checked,
                                          int offset, int n) throws IOException {
         int chunk = header.chunkSize();
@@ -1088,7 +1091,10 @@ final class CacheDir {
             return (long) headerLength + dataLength;
         }
 
-        /** The page's checked chunks (two racing first reads may each make a set: one is lost, and its chunks checked again). */
+        /**
+         * The page's checked chunks. Two racing first reads may each make a set: one is lost, and
+         * its chunks are checked again.
+         */
         CheckedChunks checked(PageFile.Header header) {
             CheckedChunks chunks = checked;
             if (chunks == null) {

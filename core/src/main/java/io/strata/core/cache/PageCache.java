@@ -155,21 +155,25 @@ public final class PageCache implements Closeable {
 
     /**
      * {@code length} bytes of version {@code version} of file {@code fileKey} at {@code offset},
-     * within the file's end, as regions of page files to splice, when the store can lend every page
-     * they touch now; null when it cannot (read them instead: a page missing, in flight, or in the
-     * memory tier). Counts as a read of the range, for the file's read pattern as well.
+     * within the file's end, as regions of page files to splice, when the read is a random one
+     * ({@link ReadPattern}) and the store can lend every page it touches now; null otherwise (read
+     * them instead: a stream's read, or a page missing, in flight, or in the memory tier). Counts
+     * as a read of the range, for the file's read pattern as well. A stream's reads are copied:
+     * spliced, they measured slower (docs/PERFORMANCE.md, twenty-third round).
      */
     public PageRegions regions(String fileKey, String version, long offset, int length) {
         ReadPattern pattern = readPatterns.get(fileKey, key -> new ReadPattern(pageSize));
-        boolean random = length < pageSize && pattern.wouldBeRandom(offset);
-        PageRegions regions = reader.regions(fileKey, version, offset, length, random ? Reread.SOON : Reread.LATER);
+        if (length >= pageSize || !pattern.wouldBeRandom(offset)) {
+            return null;
+        }
+        PageRegions regions = reader.regions(fileKey, version, offset, length, Reread.SOON);
         if (regions != null) {
             pattern.randomRead(offset, offset + length); // recorded only when lent: a read that follows records itself
         }
         return regions;
     }
 
-    /** Whether a read of {@code length} bytes at {@code offset} is a random one (see {@link ReadPattern}); records it. */
+    /** Records a read of {@code length} bytes at {@code offset}; whether it is a random one ({@link ReadPattern}). */
     private boolean isRandom(String fileKey, long offset, int length) {
         return length < pageSize
                 && readPatterns.get(fileKey, key -> new ReadPattern(pageSize)).randomRead(offset, offset + length);

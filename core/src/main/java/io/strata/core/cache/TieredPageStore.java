@@ -88,7 +88,10 @@ public final class TieredPageStore implements PageStore {
         return n;
     }
 
-    /** A page in the memory tier is not in a file there: it is read (null); one on disk is lent, and promoted as a read would be. */
+    /**
+     * A page in the memory tier is in no file there, so it is read instead (null); one only on disk
+     * is lent, and promoted as a read of it would be.
+     */
     @Override
     public PageRegion region(PageId id, int pageOffset, int length, Reread reread) {
         if (memory.length(id) >= 0) {

@@ -31,7 +31,10 @@ final class SplicePipe implements AutoCloseable {
     private static final int PAGE = 4096;
     /** What the pipe is asked to hold: the default pipe-max-size, all a process without CAP_SYS_RESOURCE gets. */
     private static final int WANTED_CAPACITY = 1 << 20;
-    /** Below this a copy costs no more than the splices' extra system calls (measured: 4 KiB reads the same either way). */
+    /**
+     * Below this a copy costs no more than the splices' extra system calls (4 KiB reads measured
+     * the same either way).
+     */
     static final int MIN_LENGTH = 32 << 10;
 
     private final ByteBuffer offset = ByteBuffer.allocateDirect(8).order(ByteOrder.nativeOrder());
@@ -88,7 +91,9 @@ final class SplicePipe implements AutoCloseable {
             }
         }
         long total = (long) headLength + regions.length();
-        long n = Splice.splice(readEnd, 0, device.fd(), 0, total, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+        // No SPLICE_F_MOVE out: into a read-ahead of the mount's page cache the kernel would try to
+        // steal the page files' pages rather than copy them (fuse_try_move_page).
+        long n = Splice.splice(readEnd, 0, device.fd(), 0, total, SPLICE_F_NONBLOCK);
         if (n == total) {
             return true;
         }
@@ -98,7 +103,7 @@ final class SplicePipe implements AutoCloseable {
         return moot;
     }
 
-    /** The pipe slots a reply of {@code regions} takes: one per file page each region touches, and one for the header. */
+    /** The pipe slots a reply of {@code regions} takes: one per file page a region touches, one for the header. */
     private static int slotsFor(PageRegions regions) {
         int count = 1;
         for (PageRegion region : regions.regions()) {
