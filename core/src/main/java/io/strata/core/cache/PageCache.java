@@ -162,7 +162,7 @@ public final class PageCache implements Closeable {
      * spliced, they measured slower (docs/PERFORMANCE.md, twenty-third round).
      */
     public PageRegions regions(String fileKey, String version, long offset, int length) {
-        ReadPattern pattern = readPatterns.get(fileKey, key -> new ReadPattern(pageSize));
+        ReadPattern pattern = pattern(fileKey);
         if (length >= pageSize || !pattern.wouldBeRandom(offset)) {
             return null;
         }
@@ -175,8 +175,11 @@ public final class PageCache implements Closeable {
 
     /** Records a read of {@code length} bytes at {@code offset}; whether it is a random one ({@link ReadPattern}). */
     private boolean isRandom(String fileKey, long offset, int length) {
-        return length < pageSize
-                && readPatterns.get(fileKey, key -> new ReadPattern(pageSize)).randomRead(offset, offset + length);
+        return length < pageSize && pattern(fileKey).randomRead(offset, offset + length);
+    }
+
+    private ReadPattern pattern(String fileKey) {
+        return readPatterns.get(fileKey, key -> new ReadPattern(pageSize));
     }
 
     /** Stores a page in the background (written data, with cache_on_write); dropped if the pool is busy. */

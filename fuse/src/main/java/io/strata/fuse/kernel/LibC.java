@@ -35,7 +35,6 @@ public interface LibC {
 
     int fcntl(int fd, int command, int argument);
 
-
     int mount(String source, String target, String type, @u_int64_t long flags, String data);
 
     int umount2(String target, int flags);

@@ -96,9 +96,7 @@ final class Replies {
      */
     boolean sendRegions(Request request, PageRegions regions) {
         head.clear();
-        head.putInt(0, OUT_HEADER_SIZE + regions.length());
-        head.putInt(4, 0);
-        head.putLong(8, request.unique());
+        putHeader(request.unique(), 0, OUT_HEADER_SIZE + regions.length());
         if (!pipe.send(device, headAddress, OUT_HEADER_SIZE, regions)) {
             return false;
         }
@@ -135,9 +133,7 @@ final class Replies {
         lastErrno = -error;
         lastPayload = payloadLength;
         lastSpliced = false;
-        head.putInt(0, headLength + payloadLength);
-        head.putInt(4, error);
-        head.putLong(8, unique);
+        putHeader(unique, error, headLength + payloadLength);
         iovec.putLong(0, headAddress);
         iovec.putLong(8, headLength);
         int count = 1;
@@ -152,5 +148,12 @@ final class Replies {
             log.warn("the kernel refused a reply of {} bytes (error {}) with errno {}", headLength + payloadLength,
                     error, errno);
         }
+    }
+
+    /** The fuse_out_header at the head buffer's start: the reply's whole length, its error, its request. */
+    private void putHeader(long unique, int error, int length) {
+        head.putInt(0, length);
+        head.putInt(4, error);
+        head.putLong(8, unique);
     }
 }
