@@ -3,6 +3,7 @@ package io.strata.it;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.strata.fuse.MountPoints;
 import io.strata.fuse.StrataMount;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -18,6 +20,7 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * 1 MiB dd blocks reach Strata as the transport's largest requests, not page-sized ones: 1 MiB
@@ -63,6 +66,27 @@ class KernelRequestSizeTest {
                     afterWrite[1], afterRead[0]);
             assertEquals(LARGEST_REQUEST, afterWrite[1], "largest write request");
             assertEquals(LARGEST_REQUEST, afterRead[0], "largest read request");
+        }
+    }
+
+    /**
+     * The window after each of a few mounts, as streams meet it. It is set twice, by the INIT reply
+     * and by BdiReadahead, in an order the mount does not fix; InitTest covers the order that lost
+     * the raise (2 of 12 mounts from the CLI, where a cold JVM answers INIT late).
+     */
+    @Test
+    void everyMountReadsAheadAsFarAsMaxRead() throws IOException {
+        assumeTrue(Transport.current() == Transport.KERNEL, "libfuse2 sets the window itself");
+        assumeTrue("root".equals(System.getProperty("user.name")), "the bdi's window is raised as root only");
+        try (MountedVolume volume = MountedVolume.under(base)) {
+            for (int mount = 1; mount <= 3; mount++) {
+                volume.mount();
+                Files.exists(volume.mountPoint().resolve("f")); // a LOOKUP: answered once INIT is done
+                String device = MountPoints.find(volume.mountPoint()).orElseThrow().device();
+                String window = Files.readString(Path.of("/sys/class/bdi", device, "read_ahead_kb")).trim();
+                assertEquals(Long.toString(LARGEST_REQUEST / 1024), window, "read_ahead_kb after mount " + mount);
+                volume.unmount();
+            }
         }
     }
 

@@ -71,10 +71,15 @@ final class Init {
         int flags = wanted & kernelFlags;
         int agreedMinor = Math.min(minor, MINOR);
         int maxPages = Math.max(1, Math.max(settings.maxRead(), settings.maxWrite()) / PAGE_SIZE);
+        // The kernel sets the mount's readahead window to the smaller of the window its bdi has when
+        // this reply arrives and the one the reply names. It offers its default (128 KiB), and
+        // echoing that undid BdiReadahead's raise to max_read whenever the raise came first (2 of 12
+        // mounts: streams then arrived as 128 KiB requests). Naming max_read keeps either order.
+        int readahead = Math.max(maxReadahead, settings.maxRead());
         ByteBuffer b = out.begin();
         b.putInt(MAJOR);
         b.putInt(agreedMinor);
-        b.putInt(maxReadahead);
+        b.putInt(readahead);
         b.putInt(flags);
         b.putShort((short) MAX_BACKGROUND);
         b.putShort((short) (MAX_BACKGROUND * 3 / 4));
@@ -88,8 +93,8 @@ final class Init {
         }
         out.send(request);
         negotiated = String.format("FUSE %d.%d (kernel %d.%d), flags 0x%x of wanted 0x%x, max_write %d, max_pages %d,"
-                        + " max_readahead %d", MAJOR, agreedMinor, major, minor, flags, wanted, settings.maxWrite(),
-                maxPages, maxReadahead);
+                        + " max_readahead %d (offered %d)", MAJOR, agreedMinor, major, minor, flags, wanted,
+                settings.maxWrite(), maxPages, readahead, maxReadahead);
         log.info("kernel connection: {}", negotiated);
     }
 
