@@ -41,10 +41,10 @@ public final class FuseOptions implements OptionGroup {
 
     public static final Option<Boolean> SPLICE_READ = Option.builder("fuse_splice_read", OptionType.BOOLEAN)
             .defaultValue(true)
-            .doc("Answer random reads of 32 KiB up to 1 MiB (less a few pages) that the page cache holds on disk by"
-                    + " splicing the page files' bytes to the kernel (splice(2) through a pipe per worker) instead of"
-                    + " copying them through the JVM (fuse=kernel). Each 4 KiB chunk is still checked against its"
-                    + " checksum the first time the daemon reads it.")
+            .doc("Answer reads of 32 KiB or more whose pages the page cache holds on disk by splicing the page files'"
+                    + " bytes to the kernel (splice(2) through a pipe per worker) instead of copying them through the"
+                    + " JVM (fuse=kernel). A page this daemon wrote is lent as written; each 4 KiB chunk of a page it"
+                    + " found on disk is checked against its checksum on its first read.")
             .build();
 
     public static final Option<Boolean> XATTR = Option.builder("xattr", OptionType.BOOLEAN)
@@ -103,7 +103,9 @@ public final class FuseOptions implements OptionGroup {
 
     public static final Option<DataSize> MAX_READ = Option.builder("max_read", OptionType.SIZE)
             .defaultValue(DataSize.ofMiB(1))
-            .doc("Largest read request to ask the kernel for (fuse=jnr: libfuse2 caps requests at 128KiB).")
+            .doc("Largest read request to ask the kernel for (fuse=jnr: libfuse2 caps requests at 128KiB). Not given,"
+                    + " with fuse_splice_read, it is what a worker's pipe can splice whole: 1020KiB where pipes grow to"
+                    + " 1MiB only (no CAP_SYS_RESOURCE).")
             .check(s -> s.bytes() >= 4096, "at least 4KiB")
             .build();
 
@@ -154,6 +156,21 @@ public final class FuseOptions implements OptionGroup {
             return configured;
         }
         return Math.max(4, Math.min(16, 2 * Runtime.getRuntime().availableProcessors()));
+    }
+
+    /**
+     * max_read as the kernel transport asks for it: the option if given; else, with spliced reads,
+     * no more than a worker's pipe takes whole with the reply's header. Where pipes grow to 1 MiB
+     * only (no CAP_SYS_RESOURCE) that is 1020 KiB, and a stream's reads from the disk tier are
+     * spliced rather than copied (docs/PERFORMANCE.md, twenty-fourth round).
+     */
+    public static int kernelMaxRead(Options options) {
+        int asked = KernelTransport.requestSize(options.get(MAX_READ));
+        if (options.isSet(MAX_READ) || !options.get(SPLICE_READ)) {
+            return asked;
+        }
+        int spliced = KernelTransport.requestSize(DataSize.ofBytes(KernelSession.largestSplicedRead()));
+        return spliced >= asked / 2 ? Math.min(asked, spliced) : asked; // a pipe that stayed small is no guide
     }
 
     /** The direct memory each FUSE worker owns (fuse=kernel): one buffer for a request and then its reply. */

@@ -62,7 +62,7 @@ final class KernelTransport implements FuseSession {
                 cache == KernelCacheMode.KERNEL_CACHE || cache == KernelCacheMode.AUTO_CACHE,
                 cache == KernelCacheMode.AUTO_CACHE, cache == KernelCacheMode.DIRECT_IO,
                 options.get(FuseOptions.WRITEBACK_CACHE), options.get(FuseOptions.ALLOW_OTHER),
-                options.get(io.strata.client.VolumeOptions.READ_ONLY), requestSize(options.get(FuseOptions.MAX_READ)),
+                options.get(io.strata.client.VolumeOptions.READ_ONLY), FuseOptions.kernelMaxRead(options),
                 requestSize(options.get(FuseOptions.MAX_WRITE)), options.get(FuseOptions.UID),
                 options.get(FuseOptions.GID), options.get(FuseOptions.UMASK), FuseOptions.workers(options),
                 options.get(FuseOptions.CLONE_FD), options.get(FuseOptions.SPLICE_READ),

@@ -23,15 +23,17 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * 1 MiB dd blocks reach Strata as the transport's largest requests, not page-sized ones: 1 MiB
- * through Strata's own transport (max_pages, and the bdi readahead raised to max_read), 128 KiB
- * through libfuse2 (its cap, with {@code big_writes}). The sizes come from the line StrataMount
- * logs at unmount; the numbers are printed for the record.
+ * 1 MiB dd blocks reach Strata as the transport's largest requests, not page-sized ones: through
+ * Strata's own transport, writes of 1 MiB (max_pages) and reads of max_read (the bdi readahead
+ * raised to it: 1 MiB, or what a worker's pipe splices whole), through libfuse2 128 KiB (its cap,
+ * with {@code big_writes}). The sizes come from the line StrataMount logs at unmount; the numbers
+ * are printed for the record.
  */
 class KernelRequestSizeTest {
     private static final Pattern SIZES = Pattern.compile(
             "largest read request (\\d+) bytes, largest write request (\\d+) bytes");
-    private static final long LARGEST_REQUEST = Transport.current().largestRequest();
+    private static final long LARGEST_READ = Transport.current().largestRead();
+    private static final long LARGEST_WRITE = Transport.current().largestWrite();
 
     @TempDir
     Path base;
@@ -64,8 +66,8 @@ class KernelRequestSizeTest {
 
             System.out.printf("dd bs=1M: largest write request %d bytes, largest read request %d bytes%n",
                     afterWrite[1], afterRead[0]);
-            assertEquals(LARGEST_REQUEST, afterWrite[1], "largest write request");
-            assertEquals(LARGEST_REQUEST, afterRead[0], "largest read request");
+            assertEquals(LARGEST_WRITE, afterWrite[1], "largest write request");
+            assertEquals(LARGEST_READ, afterRead[0], "largest read request");
         }
     }
 
@@ -84,7 +86,7 @@ class KernelRequestSizeTest {
                 Files.exists(volume.mountPoint().resolve("f")); // a LOOKUP: answered once INIT is done
                 String device = MountPoints.find(volume.mountPoint()).orElseThrow().device();
                 String window = Files.readString(Path.of("/sys/class/bdi", device, "read_ahead_kb")).trim();
-                assertEquals(Long.toString(LARGEST_REQUEST / 1024), window, "read_ahead_kb after mount " + mount);
+                assertEquals(Long.toString(LARGEST_READ / 1024), window, "read_ahead_kb after mount " + mount);
                 volume.unmount();
             }
         }

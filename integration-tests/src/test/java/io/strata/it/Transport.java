@@ -1,5 +1,8 @@
 package io.strata.it;
 
+import io.strata.core.conf.Options;
+import io.strata.fuse.FuseOptions;
+
 import java.util.Locale;
 
 /**
@@ -27,8 +30,16 @@ enum Transport {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** The largest read or write request the kernel sends through this transport. */
-    long largestRequest() {
+    /** The largest write request the kernel sends through this transport. */
+    long largestWrite() {
         return largestRequest;
+    }
+
+    /**
+     * The largest read request the kernel sends through this transport: for Strata's own, what a
+     * worker's pipe can splice whole on this machine, at most 1 MiB.
+     */
+    long largestRead() {
+        return this == KERNEL ? FuseOptions.kernelMaxRead(Options.defaults()) : largestRequest;
     }
 }

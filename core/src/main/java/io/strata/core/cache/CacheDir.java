@@ -285,10 +285,10 @@ final class CacheDir {
     }
 
     /**
-     * See {@link PageStore#region}: the chunks the region touches that no read has checked since
-     * the page was indexed are read and checked first (once per chunk, as {@link #read} would);
-     * the rest are lent without reading them again. A damaged or vanished page is dropped, and
-     * null returned as for a miss.
+     * See {@link PageStore#region}: the chunks the region touches that are not known to be sound
+     * (those of a page found on disk that no read has checked yet) are read and checked first, once
+     * per chunk, as {@link #read} would; the rest, and every chunk of a page written here, are lent
+     * without reading them. A damaged or vanished page is dropped, and null returned as for a miss.
      */
     PageRegion region(PageId id, int pageOffset, int length, Reread reread) {
         Entry e;
@@ -305,12 +305,14 @@ final class CacheDir {
         try {
             file = openFiles.open(e.path);
             FileChannel channel = file.channel();
+            // Timed from the header's first read: for a page written here (its chunks lent unread),
+            // the only read that can tell whether the page file is still on the disk alone.
+            long startNs = nanoClock.getAsLong();
             PageFile.Header header = header(e, channel);
             if (header == null) {
                 problem = "bad header";
             } else {
                 int n = Math.max(0, Math.min(length, header.dataLength() - pageOffset));
-                long startNs = nanoClock.getAsLong();
                 problem = n == 0 ? null : checkUnchecked(channel, header, e.checked(header), pageOffset, n);
                 if (problem == null) {
                     if (reread == Reread.SOON && n > 0 && n < header.dataLength()) {
@@ -644,7 +646,9 @@ final class CacheDir {
                 policy.onRemove(id);
                 throw e;
             }
-            index.put(id, new Entry(id, target, headerLength, dataLength, nanoClock.getAsLong()));
+            // Written here, from the bytes its checksums were taken from: checked by construction.
+            index.put(id, new Entry(id, target, headerLength, dataLength, nanoClock.getAsLong(),
+                    CheckedChunks.all(chunkCount(dataLength, PageFile.chunkSize(id.pageSize())))));
             used += need;
         }
         meters.fills.increment();
@@ -920,7 +924,7 @@ final class CacheDir {
             }
             PageId id = f.header.id();
             index.put(id, new Entry(id, pathOf(id), f.header.headerLength(), f.header.dataLength(),
-                    nanoClock.getAsLong()));
+                    nanoClock.getAsLong(), null)); // found, not written: each chunk is checked on its first read
             used += f.header.fileLength();
             for (PageId evicted : policy.onInsert(id, f.header.fileLength())) {
                 removeLocked(evicted);
@@ -1061,6 +1065,10 @@ final class CacheDir {
         return "cache directory " + root;
     }
 
+    private static int chunkCount(int dataLength, int chunkSize) {
+        return (dataLength + chunkSize - 1) / chunkSize;
+    }
+
     /** What the index knows of one page file. */
     private static final class Entry {
         final PageId id;
@@ -1070,7 +1078,10 @@ final class CacheDir {
         final int dataLength;
         /** The file's header once a read has checked it: later reads skip reading and parsing it. */
         volatile PageFile.Header header;
-        /** The chunks a read has checked since the page was indexed; made on the first read. */
+        /**
+         * The chunks known to match their checksums: all of them for a page written here, else
+         * those a read has checked since the page was found, made on the first read.
+         */
         private volatile CheckedChunks checked;
         /** When the page file was last queued to be read back whole ({@link CacheDir#warmIfSlow}); 0 if never. */
         volatile long warmAskedNs;
@@ -1079,12 +1090,14 @@ final class CacheDir {
         /** When that count started. Guarded by the lock. */
         long heatSinceNs;
 
-        Entry(PageId id, Path path, int headerLength, int dataLength, long storedNs) {
+        /** @param checked the chunks known to be sound, or null for a page found on disk (none yet) */
+        Entry(PageId id, Path path, int headerLength, int dataLength, long storedNs, CheckedChunks checked) {
             this.id = id;
             this.path = path;
             this.headerLength = headerLength;
             this.dataLength = dataLength;
             this.heatSinceNs = storedNs;
+            this.checked = checked;
         }
 
         long fileLength() {
@@ -1098,7 +1111,7 @@ final class CacheDir {
         CheckedChunks checked(PageFile.Header header) {
             CheckedChunks chunks = checked;
             if (chunks == null) {
-                chunks = new CheckedChunks((header.dataLength() + header.chunkSize() - 1) / header.chunkSize());
+                chunks = new CheckedChunks(chunkCount(header.dataLength(), header.chunkSize()));
                 checked = chunks;
             }
             return chunks;

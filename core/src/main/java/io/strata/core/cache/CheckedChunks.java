@@ -3,11 +3,12 @@ package io.strata.core.cache;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Which of a page file's chunks have been read and found to match their checksums since the page
- * was indexed: a chunk is checked on its first read after the daemon finds or writes the page,
- * and lent from then on without being read through the JVM again ({@link PageRegion}). A restart
- * starts over with nothing checked, so a page file torn by a crash is still caught on its first
- * read. Safe for concurrent use; a mark is never lost once {@link #mark} returns.
+ * Which of a page file's chunks are known to match their checksums: every chunk of a page the
+ * daemon wrote itself (its checksums were taken from the bytes it wrote), and each chunk of a page
+ * it found on disk once a read has checked it. A checked chunk is lent from then on without being
+ * read through the JVM again ({@link PageRegion}). A restart starts over with nothing checked, so
+ * a page file torn by a crash is still caught on its first read. Safe for concurrent use; a mark
+ * is never lost once {@link #mark} returns.
  */
 final class CheckedChunks {
     private final int count;
@@ -16,6 +17,15 @@ final class CheckedChunks {
     CheckedChunks(int count) {
         this.count = count;
         this.bits = new AtomicLongArray((count + 63) / 64);
+    }
+
+    /** A set of {@code count} chunks, all checked. */
+    static CheckedChunks all(int count) {
+        CheckedChunks chunks = new CheckedChunks(count);
+        if (count > 0) {
+            chunks.mark(0, count - 1);
+        }
+        return chunks;
     }
 
     /** Marks chunks {@code first} to {@code last}, both included, as checked. */

@@ -155,18 +155,14 @@ public final class PageCache implements Closeable {
 
     /**
      * {@code length} bytes of version {@code version} of file {@code fileKey} at {@code offset},
-     * within the file's end, as regions of page files to splice, when the read is a random one
-     * ({@link ReadPattern}) and the store can lend every page it touches now; null otherwise (read
-     * them instead: a stream's read, or a page missing, in flight, or in the memory tier). Counts
-     * as a read of the range, for the file's read pattern as well. A stream's reads are copied:
-     * spliced, they measured slower (docs/PERFORMANCE.md, twenty-third round).
+     * within the file's end, as regions of page files to splice, when the store can lend every
+     * page the read touches now; null otherwise (read them instead: a page missing, in flight, or
+     * in the memory tier). Counts as a read of the range, for the file's read pattern as well.
      */
     public PageRegions regions(String fileKey, String version, long offset, int length) {
         ReadPattern pattern = pattern(fileKey);
-        if (length >= pageSize || !pattern.wouldBeRandom(offset)) {
-            return null;
-        }
-        PageRegions regions = reader.regions(fileKey, version, offset, length, Reread.SOON);
+        Reread reread = length < pageSize && pattern.wouldBeRandom(offset) ? Reread.SOON : Reread.LATER; // as a read's
+        PageRegions regions = reader.regions(fileKey, version, offset, length, reread);
         if (regions != null) {
             pattern.randomRead(offset, offset + length); // recorded only when lent: a read that follows records itself
         }

@@ -37,8 +37,9 @@ public interface PageStore extends Closeable {
 
     /**
      * Lends up to {@code length} of the page's bytes from {@code pageOffset} where they lie in a
-     * page file, each checksummed chunk they touch checked first, as {@link #read} would: for a
-     * transport that hands file bytes to the kernel without copying them. Counts as a read.
+     * page file, for a transport that hands file bytes to the kernel without copying them. Each
+     * checksummed chunk they touch is known to be sound first: written by this store, or read and
+     * checked as {@link #read} would. Counts as a read.
      *
      * @return the region (of length 0 when {@code pageOffset} is at or past the page's end), or
      *     null when the page is not here or not in a file (read it instead); close the region

@@ -114,10 +114,12 @@ class DiskTierTest {
     }
 
     @Test
-    void aCorruptChunkIsFoundBeforeItIsLentAsARegion() throws IOException {
-        DiskPageStore store = open(base.resolve("c"), 8);
+    void aCorruptChunkOfAPageFoundOnDiskIsFoundBeforeItIsLentAsARegion() throws IOException {
         PageId id = id("f", 0);
-        store.put(id, page(id));
+        DiskPageStore writer = open(base.resolve("c"), 8);
+        writer.put(id, page(id));
+        close(writer);
+        DiskPageStore store = open(base.resolve("c"), 8); // a restart: the page is found, not written
         Path file = fileOf(store, id);
         corruptByteAt(file, Files.size(file) - 10);
         assertNull(store.region(id, PAGE - 4096, 4096, Reread.SOON));
@@ -126,10 +128,28 @@ class DiskTierTest {
     }
 
     @Test
-    void aChunkIsCheckedOnItsFirstReadAndLentUnreadAfterThat() throws IOException {
+    void aPageTheStoreWroteIsLentAsWrittenWithoutReadingIt() throws IOException {
         DiskPageStore store = open(base.resolve("c"), 8);
         PageId id = id("f", 0);
         store.put(id, page(id));
+        Path file = fileOf(store, id);
+        corruptByteAt(file, Files.size(file) - 10); // behind the store's back, after it wrote the page
+
+        try (PageRegion region = store.region(id, PAGE - 4096, 4096, Reread.SOON)) {
+            assertEquals(4096, region.length(), "lent without a read: its checksums were taken from what it wrote");
+        }
+        assertEquals(0, count("strata.cache.checksum.failures"));
+        assertNull(read(store, id, PAGE - 4096, 4096), "a copied read still checks what it copies");
+        assertEquals(1, count("strata.cache.checksum.failures"));
+    }
+
+    @Test
+    void aChunkOfAPageFoundOnDiskIsCheckedOnItsFirstReadAndLentUnreadAfterThat() throws IOException {
+        PageId id = id("f", 0);
+        DiskPageStore writer = open(base.resolve("c"), 8);
+        writer.put(id, page(id));
+        close(writer);
+        DiskPageStore store = open(base.resolve("c"), 8);
         Path file = fileOf(store, id);
         long data = Files.size(file) - PAGE;
         assertArrayEquals(AbstractPageStoreTest.slice(content(id, PAGE), 0, 8192), read(store, id, 0, 8192),
@@ -406,6 +426,27 @@ class DiskTierTest {
 
         store.read(id, 16384, ByteBuffer.allocate(4096), Reread.SOON);
         assertEquals(1, count("strata.cache.pages.warmed"), "not again soon after");
+    }
+
+    @Test
+    void aWrittenPageLentToAJumpingReaderIsWarmedWhenTheLendingWaited() throws IOException {
+        DiskPageStore store = openWithEveryReadSlow(base.resolve("c"));
+        PageId id = id("f", 0);
+        // Every chunk is known sound, so a region reads nothing but the header: the lending path
+        // still warms the page for a reader that jumps (with this clock every read counts as slow).
+        store.put(id, page(id), Reread.LATER);
+
+        try (PageRegion region = store.region(id, 8192, 4096, Reread.SOON)) {
+            assertEquals(4096, region.length());
+        }
+        assertEquals(1, count("strata.cache.pages.warmed"));
+
+        PageId streamed = id("f", 1);
+        store.put(streamed, page(streamed), Reread.LATER);
+        try (PageRegion region = store.region(streamed, 8192, 4096, Reread.LATER)) {
+            assertEquals(4096, region.length());
+        }
+        assertEquals(1, count("strata.cache.pages.warmed"), "a stream's region is left to the kernel's readahead");
     }
 
     @Test

@@ -59,6 +59,14 @@ public final class KernelSession implements AutoCloseable {
         this.init = new Init(settings);
     }
 
+    /**
+     * The largest read a worker can splice to the kernel whole, header and all; 0 where reads are
+     * not spliced on this machine.
+     */
+    public static int largestSplicedRead() {
+        return SplicePipe.largestSplicedRead();
+    }
+
     /** Binds libc now, so that the mount that follows does not wait for it. */
     public static void prepare() {
         LibC.get();

@@ -17,11 +17,13 @@ import java.nio.ByteOrder;
  * 128 KiB random reads from the disk tier (docs/PERFORMANCE.md, twenty-third round).
  *
  * <p>A reply must be in the pipe whole before it goes out (the kernel takes one reply per write),
- * so the pipe's capacity bounds what can be spliced: 1 MiB without CAP_SYS_RESOURCE, 256 slots of
- * a page each, of which the header takes one and each file page a region touches another; the
- * kernel's 1 MiB reads of a stream do not fit. The pipe never blocks: a reply that does not fit,
- * or any failure before the kernel took it, leaves the reply to be copied instead, with a fresh
- * pipe. Owned by one worker thread.
+ * so the pipe's capacity bounds what can be spliced: a slot of a page for the header and one for
+ * each file page a region touches. A pipe of 2 MiB takes a reply of 1 MiB; without
+ * CAP_SYS_RESOURCE a pipe grows to pipe-max-size only, 1 MiB by default, 256 slots, and the
+ * largest read it takes is 1020 KiB ({@link #largestSplicedRead}, which the mount's max_read
+ * follows unless it is given). The pipe never blocks: a reply that does not fit, or any failure
+ * before the kernel took it, leaves the reply to be copied instead, with a fresh pipe. Owned by
+ * one worker thread.
  */
 final class SplicePipe implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SplicePipe.class);
@@ -29,8 +31,10 @@ final class SplicePipe implements AutoCloseable {
     private static final int SPLICE_F_MOVE = 1;
     private static final int SPLICE_F_NONBLOCK = 2;
     private static final int PAGE = 4096;
-    /** What the pipe is asked to hold: the default pipe-max-size, all a process without CAP_SYS_RESOURCE gets. */
-    private static final int WANTED_CAPACITY = 1 << 20;
+    /** What the pipe is asked to hold first: a 1 MiB reply and its header (pipes hold a power of two pages). */
+    private static final int WANTED_CAPACITY = 2 << 20;
+    /** The default pipe-max-size: all a process without CAP_SYS_RESOURCE gets. */
+    private static final int FALLBACK_CAPACITY = 1 << 20;
     /**
      * Below this a copy costs no more than the splices' extra system calls (4 KiB reads measured
      * the same either way).
@@ -52,6 +56,16 @@ final class SplicePipe implements AutoCloseable {
         }
         SplicePipe pipe = new SplicePipe();
         return pipe.reopen() ? pipe : null;
+    }
+
+    /**
+     * The largest read whose reply a worker's pipe takes whole, its header included (the capacity
+     * less a page); 0 where reads cannot be spliced here. Opens and closes a pipe to find out.
+     */
+    static int largestSplicedRead() {
+        try (SplicePipe probe = open()) {
+            return probe == null ? 0 : (probe.slots - 1) * PAGE;
+        }
     }
 
     /**
@@ -132,6 +146,9 @@ final class SplicePipe implements AutoCloseable {
         readEnd = fds[0];
         writeEnd = fds[1];
         int capacity = libc.fcntl(writeEnd, F_SETPIPE_SZ, WANTED_CAPACITY);
+        if (capacity < 0) {
+            capacity = libc.fcntl(writeEnd, F_SETPIPE_SZ, FALLBACK_CAPACITY);
+        }
         slots = Math.max(capacity, PAGE * 16) / PAGE; // a pipe that could not grow keeps its default 16 pages
         return true;
     }
