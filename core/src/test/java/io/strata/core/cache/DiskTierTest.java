@@ -116,15 +116,20 @@ class DiskTierTest {
     @Test
     void aCorruptChunkOfAPageFoundOnDiskIsFoundBeforeItIsLentAsARegion() throws IOException {
         PageId id = id("f", 0);
-        DiskPageStore writer = open(base.resolve("c"), 8);
-        writer.put(id, page(id));
-        close(writer);
-        DiskPageStore store = open(base.resolve("c"), 8); // a restart: the page is found, not written
+        DiskPageStore store = restartedWith(id);
         Path file = fileOf(store, id);
         corruptByteAt(file, Files.size(file) - 10);
         assertNull(store.region(id, PAGE - 4096, 4096, Reread.SOON));
         assertFalse(Files.exists(file), "dropped");
         assertEquals(1, count("strata.cache.checksum.failures"));
+    }
+
+    /** A store over a directory where an earlier one wrote {@code id}: as after a restart, the page is found, not written. */
+    private DiskPageStore restartedWith(PageId id) {
+        DiskPageStore writer = open(base.resolve("c"), 8);
+        writer.put(id, page(id));
+        close(writer);
+        return open(base.resolve("c"), 8);
     }
 
     @Test
@@ -146,10 +151,7 @@ class DiskTierTest {
     @Test
     void aChunkOfAPageFoundOnDiskIsCheckedOnItsFirstReadAndLentUnreadAfterThat() throws IOException {
         PageId id = id("f", 0);
-        DiskPageStore writer = open(base.resolve("c"), 8);
-        writer.put(id, page(id));
-        close(writer);
-        DiskPageStore store = open(base.resolve("c"), 8);
+        DiskPageStore store = restartedWith(id);
         Path file = fileOf(store, id);
         long data = Files.size(file) - PAGE;
         assertArrayEquals(AbstractPageStoreTest.slice(content(id, PAGE), 0, 8192), read(store, id, 0, 8192),
