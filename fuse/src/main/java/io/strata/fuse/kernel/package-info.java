@@ -13,7 +13,8 @@
  *       payload gathered, never copied together). The pool is made once per mount: libfuse2's pool created and destroyed
  *       threads under load, each paying a JVM attach.</li>
  *   <li>{@link io.strata.fuse.kernel.Init}: negotiates the minor version (the kernel's, up to
- *       7.38) and the features: async reads and direct I/O, 1 MiB requests (max_pages),
+ *       7.38) and the features: async reads and direct I/O, requests of up to 1 MiB (max_pages;
+ *       reads no larger than a worker's splice pipe takes whole), the readahead window (max_read),
  *       READDIRPLUS (auto), parallel directory operations, atomic O_TRUNC, cached symlinks,
  *       auto_inval_data for {@code auto_cache}, the writeback cache when asked.</li>
  *   <li>{@link io.strata.fuse.kernel.Operations}: one method per operation, each decoding its
