@@ -2,6 +2,7 @@ package io.strata.client;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * write into what is already staged just changes it); a gap, or a truncate, drops it. The file's
  * last page counts as whole once everything up to the end of file was written. Staged bytes come
  * from a volume-wide budget; past it pages are simply not staged.
+ *
+ * <p>A staged page holds only as many bytes as were written to it, growing by doubling up to the
+ * page size: a small file written whole is one short page, and a page-sized array for it cost a
+ * zeroed megabyte per file on the writer's path and kept the young generation churning.
  *
  * <p>Callers serialize {@link #written} with the under-storage write it mirrors, so the staged
  * bytes are the file's bytes.
@@ -38,12 +43,8 @@ final class WrittenPages {
     record Page(long index, ByteBuffer data) {}
 
     private static final class Staged {
-        final byte[] bytes;
+        byte[] bytes = new byte[0];
         int filled;
-
-        Staged(int pageSize) {
-            this.bytes = new byte[pageSize];
-        }
     }
 
     /** Mirrors a write of {@code src}'s remaining bytes at {@code offset}; leaves src's position alone. */
@@ -55,12 +56,16 @@ final class WrittenPages {
             int to = (int) (Math.min(end, pageStart + pageSize) - pageStart);
             Staged page = pages.get(index);
             if (page == null) {
-                if (from != 0 || !reserve()) {
+                if (from != 0) {
                     continue;
                 }
-                page = new Staged(pageSize);
+                page = new Staged();
                 pages.put(index, page);
             } else if (from > page.filled) {
+                drop(index);
+                continue;
+            }
+            if (to > page.bytes.length && !grow(page, to)) {
                 drop(index);
                 continue;
             }
@@ -94,25 +99,29 @@ final class WrittenPages {
         return pages.isEmpty();
     }
 
-    private boolean reserve() {
-        if (budgetUsed.addAndGet(pageSize) > budget) {
-            budgetUsed.addAndGet(-pageSize);
+    /** Makes room for {@code length} bytes in the page, within the budget; false if it has none. */
+    private boolean grow(Staged page, int length) {
+        int capacity = Math.min(pageSize, Math.max(length, 2 * page.bytes.length));
+        int more = capacity - page.bytes.length;
+        if (budgetUsed.addAndGet(more) > budget) {
+            budgetUsed.addAndGet(-more);
             return false;
         }
+        page.bytes = Arrays.copyOf(page.bytes, capacity);
         return true;
     }
 
     private void drop(long index) {
-        if (pages.remove(index) != null) {
-            budgetUsed.addAndGet(-pageSize);
+        Staged page = pages.remove(index);
+        if (page != null) {
+            budgetUsed.addAndGet(-page.bytes.length);
         }
     }
 
     private void clear() {
-        for (Iterator<Long> it = pages.keySet().iterator(); it.hasNext(); ) {
-            it.next();
+        for (Iterator<Staged> it = pages.values().iterator(); it.hasNext(); ) {
+            budgetUsed.addAndGet(-it.next().bytes.length);
             it.remove();
-            budgetUsed.addAndGet(-pageSize);
         }
     }
 }

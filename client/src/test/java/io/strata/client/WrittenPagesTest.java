@@ -69,4 +69,28 @@ class WrittenPagesTest {
         assertThat(budget.get()).isZero();
         assertThat(pages.drain(500)).isEmpty();
     }
+
+    @Test
+    void aShortPageTakesOnlyTheBytesWrittenFromTheBudget() {
+        pages.written(bytes(0, 30), 0);
+        assertThat(budget.get()).isEqualTo(30);
+        pages.written(bytes(30, 30), 30);
+        assertThat(budget.get()).isEqualTo(60);
+        pages.written(bytes(60, 30), 60);
+        assertThat(budget.get()).isEqualTo(PAGE); // grown by doubling, never past the page
+        assertPage(pages.drain(90).get(0), 0, 90);
+        assertThat(budget.get()).isZero();
+    }
+
+    @Test
+    void aPageThatCannotGrowWithinTheBudgetIsDroppedNotCutShort() {
+        pages.written(bytes(0, 250), 0);  // pages 0 and 1 whole, page 2 staged with 50 bytes
+        assertThat(budget.get()).isEqualTo(250);
+        WrittenPages other = new WrittenPages(PAGE, budget, 3 * PAGE);
+        other.written(bytes(0, 40), 0);   // takes 40 of the 50 left
+        pages.written(bytes(250, 50), 250); // page 2 would need 50 more: it is dropped
+        assertThat(budget.get()).isEqualTo(240);
+        List<WrittenPages.Page> whole = pages.drain(300);
+        assertThat(whole).extracting(WrittenPages.Page::index).containsExactly(0L, 1L);
+    }
 }
