@@ -40,6 +40,8 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     private static final OpenOption[] CREATE = {
             StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS};
+    private static final OpenOption[] CREATE_NEW = {
+            StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW, LinkOption.NOFOLLOW_LINKS};
 
     private final Path root;
     private final URI uri;
@@ -130,6 +132,15 @@ public final class LocalUnderFileSystem implements UnderFileSystem {
     @Override
     public UfsFile create(String path) throws IOException {
         Path file = resolve(path);
+        // A new name, the common case, is one open(2) with O_EXCL: looking first would cost a
+        // miss, which the JDK reports by throwing (with its stack trace) on every create.
+        try {
+            return new LocalUfsFile(file, path, FileChannel.open(file, CREATE_NEW), true, Long.MIN_VALUE, false);
+        } catch (FileAlreadyExistsException e) {
+            // something is there: replace it as below, if it is a file
+        } catch (IOException e) {
+            throw LocalErrors.translate(e, "create", path);
+        }
         BasicFileAttributes attrs = lstat(file, "create", path);
         long seenMtimeNs = Long.MIN_VALUE;
         if (attrs != null) {
