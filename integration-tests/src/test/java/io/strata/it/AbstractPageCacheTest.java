@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -83,23 +82,12 @@ abstract class AbstractPageCacheTest {
     }
 
     static long pageFileBytes(Path cacheDir) throws IOException {
-        Path pages = cacheDir.resolve("pages");
-        if (!Files.exists(pages)) {
-            return 0;
-        }
-        try (Stream<Path> files = Files.walk(pages)) {
-            long total = 0;
-            for (Path file : files.filter(Files::isRegularFile).toList()) {
-                total += Files.size(file);
-            }
-            return total;
-        }
+        return FileTrees.regularFiles(cacheDir.resolve("pages")).stream().mapToLong(FileTrees.Entry::size).sum();
     }
 
     static List<Path> pageFiles(Path cacheDir) throws IOException {
-        try (Stream<Path> files = Files.walk(cacheDir.resolve("pages"))) {
-            return files.filter(p -> p.toString().endsWith(".page")).toList();
-        }
+        return FileTrees.regularFiles(cacheDir.resolve("pages")).stream()
+                .map(FileTrees.Entry::path).filter(p -> p.toString().endsWith(".page")).toList();
     }
 
     @Test

@@ -61,9 +61,8 @@ class SessionsTest {
 
     /** Regular files anywhere in the source directory, by relative path. */
     private List<String> sourceFiles() throws IOException {
-        try (Stream<Path> files = Files.walk(source)) {
-            return files.filter(Files::isRegularFile).map(p -> source.relativize(p).toString()).sorted().toList();
-        }
+        return FileTrees.regularFiles(source).stream()
+                .map(f -> source.relativize(f.path()).toString()).sorted().toList();
     }
 
     @Test
