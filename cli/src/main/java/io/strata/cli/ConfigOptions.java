@@ -4,6 +4,8 @@ import io.strata.core.conf.OptionException;
 import io.strata.core.conf.OptionRegistry;
 import io.strata.core.conf.Options;
 import io.strata.core.conf.OptionsLoader;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
@@ -21,14 +23,29 @@ import java.util.TreeMap;
 final class ConfigOptions {
     static final String DEFAULT_CONF = "conf/strata.properties";
 
-    @Option(names = "-o", paramLabel = "KEY[=VALUE][,...]",
-            description = "Set options, mount(8) style: -o attr_timeout=5,kernel_cache. Repeatable."
-                    + " 'strata conf' lists them.")
+    private static final String DASH_O = "-o";
+    private static final String DASH_O_LABEL = "KEY[=VALUE][,...]";
+    private static final String DASH_O_DESCRIPTION = "Set options, mount(8) style: -o attr_timeout=5,kernel_cache."
+            + " Repeatable. 'strata conf' lists them.";
+    private static final String CONF = "--conf";
+    private static final String CONF_LABEL = "FILE";
+    private static final String CONF_DESCRIPTION = "Options file (key=value lines). Default: $STRATA_HOME/"
+            + DEFAULT_CONF + " if present.";
+
+    @Option(names = DASH_O, paramLabel = DASH_O_LABEL, description = DASH_O_DESCRIPTION)
     List<String> dashO = new ArrayList<>();
 
-    @Option(names = "--conf", paramLabel = "FILE",
-            description = "Options file (key=value lines). Default: $STRATA_HOME/" + DEFAULT_CONF + " if present.")
+    @Option(names = CONF, paramLabel = CONF_LABEL, description = CONF_DESCRIPTION)
     Path conf;
+
+    /** Declares {@code -o} and {@code --conf} on a command declared in code, bound to this object. */
+    void declareOn(CommandSpec spec) {
+        spec.addOption(FieldBinding.bind(OptionSpec.builder(DASH_O), () -> dashO, (List<String> value) -> dashO = value)
+                .type(List.class).auxiliaryTypes(String.class).initialValue(List.of()).paramLabel(DASH_O_LABEL)
+                .description(DASH_O_DESCRIPTION).build());
+        spec.addOption(FieldBinding.bind(OptionSpec.builder(CONF), () -> conf, (Path value) -> conf = value)
+                .type(Path.class).paramLabel(CONF_LABEL).description(CONF_DESCRIPTION).build());
+    }
 
     /** Binds every source; a bad key or value is an {@link OptionException} naming its source when not -o. */
     Options bind(OptionRegistry registry, Map<String, String> environment) {

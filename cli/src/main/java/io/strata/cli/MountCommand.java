@@ -12,10 +12,10 @@ import io.strata.fuse.MountRequest;
 import io.strata.fuse.StrataMount;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
 
 import java.io.IOException;
 import java.net.URI;
@@ -32,30 +32,53 @@ import java.util.stream.Stream;
  * {@code strata mount SOURCE MOUNTPOINT}: checks everything it can, then starts a daemon and waits
  * for its mount ({@link Daemon}), or with {@code --foreground} mounts in this process and serves
  * until unmounted.
+ *
+ * <p>Declared in code ({@link #commandLine}), unlike the other commands: picocli reads annotations
+ * through the JDK, which spins a proxy class per annotation type, and in a fresh JVM those
+ * proxies, for this command and the root, took 0.1-0.16 s of every mount's start (docs/PERFORMANCE.md).
  */
-@Command(name = "mount", sortOptions = false,
-        description = {"Mount a directory or an S3 bucket prefix at MOUNTPOINT, in the background unless --foreground.",
-                "Options, highest precedence first: -o, STRATA_<KEY> environment variables, --conf FILE"
-                        + " (default $STRATA_HOME/conf/strata.properties), defaults. 'strata conf' lists them."})
 final class MountCommand extends StrataSubcommand {
+    static final String NAME = "mount";
+    private static final String[] DESCRIPTION = {
+        "Mount a directory or an S3 bucket prefix at MOUNTPOINT, in the background unless --foreground.",
+        "Options, highest precedence first: -o, STRATA_<KEY> environment variables, --conf FILE"
+                + " (default $STRATA_HOME/conf/strata.properties), defaults. 'strata conf' lists them."};
+
     static final String MOUNTED_PREFIX = "mounted ";
     static final String FAILED_PREFIX = "mount failed: ";
     private static final Duration MOUNT_TIMEOUT = Duration.ofSeconds(30);
     private static final Logger log = LoggerFactory.getLogger(MountCommand.class);
 
-    @Parameters(index = "0", paramLabel = "SOURCE",
-            description = "A directory (path or file:///abs/dir) or an S3 bucket (s3://bucket[/prefix]) to mount.")
     String source;
-
-    @Parameters(index = "1", paramLabel = "MOUNTPOINT", description = "An existing empty directory.")
     Path mountPoint;
-
-    @Mixin
-    ConfigOptions config;
-
-    @Option(names = {"-f", "--foreground"},
-            description = "Serve the mount in this process until it is unmounted (Ctrl-C or SIGTERM unmounts).")
+    final ConfigOptions config = new ConfigOptions();
     boolean foreground;
+
+    private MountCommand() {}
+
+    /** The {@code mount} command line under {@code root}, with a new command object to parse into. */
+    static CommandLine commandLine(StrataCommand root) {
+        MountCommand command = new MountCommand();
+        CommandSpec spec = CommandSpec.wrapWithoutInspection(command).name(NAME);
+        spec.usageMessage().sortOptions(false).description(DESCRIPTION);
+        spec.addPositional(FieldBinding.bind(PositionalParamSpec.builder(), () -> command.source,
+                        (String value) -> command.source = value)
+                .index("0").arity("1").required(true).type(String.class).paramLabel("SOURCE")
+                .description("A directory (path or file:///abs/dir) or an S3 bucket (s3://bucket[/prefix]) to mount.")
+                .build());
+        spec.addPositional(FieldBinding.bind(PositionalParamSpec.builder(), () -> command.mountPoint,
+                        (Path value) -> command.mountPoint = value)
+                .index("1").arity("1").required(true).type(Path.class).paramLabel("MOUNTPOINT")
+                .description("An existing empty directory.").build());
+        command.declaredInCode(spec, root);
+        command.config.declareOn(spec);
+        spec.addOption(FieldBinding.bind(OptionSpec.builder("-f", "--foreground"), () -> command.foreground,
+                        (Boolean value) -> command.foreground = value)
+                .type(boolean.class).initialValue(false)
+                .description("Serve the mount in this process until it is unmounted (Ctrl-C or SIGTERM unmounts).")
+                .build());
+        return new CommandLine(spec);
+    }
 
     @Override
     int run() throws Exception {

@@ -1,42 +1,85 @@
 package io.strata.cli;
 
 import picocli.CommandLine;
-import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.OptionSpec;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
 
-/** The root {@code strata} command: holds the subcommands and the environment they read. */
-@Command(name = "strata",
-        mixinStandardHelpOptions = true,
-        versionProvider = StrataCommand.Version.class,
-        description = "Strata: a caching FUSE client for object storage.")
+/**
+ * The root {@code strata} command: holds the subcommands and the environment they read. Declared
+ * in code, as {@code mount} is ({@link MountCommand}), so that a mount reads no annotations.
+ */
 public final class StrataCommand implements Callable<Integer> {
-    /** The subcommands, in the order the usage lists them. */
-    private static final List<Class<?>> SUBCOMMANDS = List.of(MountCommand.class, UmountCommand.class,
-            WarmupCommand.class, InfoCommand.class, BenchCommand.class, DumpCommand.class, LoadCommand.class,
-            FsckCommand.class, ConfCommand.class, StatsCommand.class, ProfileCommand.class, ObjbenchCommand.class,
-            FormatCommand.class, HelpCommand.class);
+    /**
+     * The subcommands by the names they answer to, in the order the usage lists them; every one but
+     * {@code mount} is declared by its annotations, and its names here are checked against them
+     * (StrataCommandTest), so that finding the one a command line names reads no annotation.
+     */
+    private static final String HELP = "help";
+    private static final Map<String, Subcommand> SUBCOMMANDS = subcommands(
+            new Subcommand(List.of(MountCommand.NAME), MountCommand::commandLine),
+            annotated(UmountCommand.class, "umount", "unmount"),
+            annotated(WarmupCommand.class, "warmup"),
+            annotated(InfoCommand.class, "info"),
+            annotated(BenchCommand.class, "bench"),
+            annotated(DumpCommand.class, "dump"),
+            annotated(LoadCommand.class, "load"),
+            annotated(FsckCommand.class, "fsck"),
+            annotated(ConfCommand.class, "conf"),
+            annotated(StatsCommand.class, "stats"),
+            annotated(ProfileCommand.class, "profile"),
+            annotated(ObjbenchCommand.class, "objbench"),
+            annotated(FormatCommand.class, "format"),
+            annotated(HelpCommand.class, HELP));
+
+    /**
+     * A subcommand: the names it answers to (its own first, then the aliases its command line
+     * declares), and how to make its command line under a root.
+     */
+    record Subcommand(List<String> names, Function<StrataCommand, CommandLine> commandLine) {
+        Subcommand {
+            names = List.copyOf(names);
+            requireNonNull(commandLine, "commandLine is null");
+        }
+    }
+
+    private static Subcommand annotated(Class<?> command, String... names) {
+        return new Subcommand(List.of(names), root -> new CommandLine(command));
+    }
+
+    private static Map<String, Subcommand> subcommands(Subcommand... subcommands) {
+        Map<String, Subcommand> byName = new LinkedHashMap<>();
+        for (Subcommand subcommand : subcommands) {
+            byName.put(subcommand.names().get(0), subcommand);
+        }
+        return Collections.unmodifiableMap(byName);
+    }
+
+    /** The subcommands, by their own names, in the order the usage lists them. */
+    static Map<String, Subcommand> subcommands() {
+        return SUBCOMMANDS;
+    }
 
     /** The repository root, set by {@code bin/strata}; its {@code conf/strata.properties} is the default config. */
     static final String HOME_ENV = "STRATA_HOME";
 
     private final Map<String, String> environment;
 
-    @Spec
-    CommandSpec spec;
+    private CommandSpec spec;
 
     /** Runs the commands against {@code environment}: the process's own, or a test's. */
     private StrataCommand(Map<String, String> environment) {
@@ -60,22 +103,27 @@ public final class StrataCommand implements Callable<Integer> {
      * suggestions) gets them all.
      */
     public static CommandLine commandLine(Map<String, String> environment, String[] args) {
-        CommandLine line = new CommandLine(new StrataCommand(environment));
+        StrataCommand root = new StrataCommand(environment);
+        CommandLine line = new CommandLine(root.declare());
         String first = args.length > 0 ? args[0] : "";
-        List<Class<?>> named = SUBCOMMANDS.stream()
-                .filter(command -> command != HelpCommand.class && names(command).contains(first))
+        List<Subcommand> named = SUBCOMMANDS.values().stream()
+                .filter(command -> !command.names().get(0).equals(HELP) && command.names().contains(first))
                 .toList();
-        for (Class<?> command : named.isEmpty() ? SUBCOMMANDS : named) {
-            line.addSubcommand(command);
+        for (Subcommand command : named.isEmpty() ? SUBCOMMANDS.values() : named) {
+            line.addSubcommand(command.names().get(0), command.commandLine().apply(root));
         }
         return line;
     }
 
-    private static List<String> names(Class<?> command) {
-        Command annotation = command.getAnnotation(Command.class);
-        List<String> names = new ArrayList<>(List.of(annotation.aliases()));
-        names.add(annotation.name());
-        return names;
+    /** This command's spec, as {@code mixinStandardHelpOptions} and {@code versionProvider} would make it. */
+    private CommandSpec declare() {
+        spec = CommandSpec.wrapWithoutInspection(this).name("strata").versionProvider(new Version());
+        spec.usageMessage().description("Strata: a caching FUSE client for object storage.");
+        spec.addOption(OptionSpec.builder(StrataSubcommand.HELP_SHORT, StrataSubcommand.HELP_LONG).usageHelp(true)
+                .type(boolean.class).description(StrataSubcommand.HELP_DESCRIPTION).build());
+        spec.addOption(OptionSpec.builder("-V", "--version").versionHelp(true).type(boolean.class)
+                .description("Print version information and exit.").build());
+        return spec;
     }
 
     /** {@code strata} alone: the usage, as an error. */

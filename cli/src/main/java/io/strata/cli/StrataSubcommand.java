@@ -2,6 +2,7 @@ package io.strata.cli;
 
 import io.strata.core.conf.OptionException;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -23,8 +24,12 @@ abstract class StrataSubcommand implements Callable<Integer> {
     @ParentCommand
     StrataCommand root;
 
+    static final String HELP_SHORT = "-h";
+    static final String HELP_LONG = "--help";
+    static final String HELP_DESCRIPTION = "Show this help message and exit.";
+
     /** {@code strata <command> --help}: the usage that every usage error points to. */
-    @Option(names = {"-h", "--help"}, usageHelp = true, description = "Show this help message and exit.")
+    @Option(names = {HELP_SHORT, HELP_LONG}, usageHelp = true, description = HELP_DESCRIPTION)
     boolean helpRequested;
 
     /** Overrides terminal detection, for tests: true draws bars and redraws in place, false prints lines. */
@@ -44,6 +49,18 @@ abstract class StrataSubcommand implements Callable<Integer> {
             out().flush();
             err().flush();
         }
+    }
+
+    /**
+     * For a command declared in code ({@link CommandSpec#wrapWithoutInspection}): takes what picocli
+     * injects into an annotated one (its spec and its parent) and declares the {@code --help} option.
+     */
+    void declaredInCode(CommandSpec spec, StrataCommand root) {
+        this.spec = spec;
+        this.root = root;
+        spec.addOption(FieldBinding.bind(OptionSpec.builder(HELP_SHORT, HELP_LONG), () -> helpRequested,
+                (Boolean value) -> helpRequested = value).usageHelp(true).type(boolean.class).initialValue(false)
+                .description(HELP_DESCRIPTION).build());
     }
 
     /** The command's work; returns an {@link ExitCodes} value or throws {@link CliException}. */
