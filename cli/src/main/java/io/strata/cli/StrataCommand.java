@@ -24,13 +24,14 @@ import static java.util.Objects.requireNonNull;
  * in code, as {@code mount} is ({@link MountCommand}), so that a mount reads no annotations.
  */
 public final class StrataCommand implements Callable<Integer> {
+    private static final String HELP = "help";
+
     /**
      * The subcommands by the names they answer to, in the order the usage lists them; every one but
      * {@code mount} is declared by its annotations, and its names here are checked against them
      * (StrataCommandTest), so that finding the one a command line names reads no annotation.
      */
-    private static final String HELP = "help";
-    private static final Map<String, Subcommand> SUBCOMMANDS = subcommands(
+    private static final Map<String, Subcommand> SUBCOMMANDS = byOwnName(
             new Subcommand(List.of(MountCommand.NAME), MountCommand::commandLine),
             annotated(UmountCommand.class, "umount", "unmount"),
             annotated(WarmupCommand.class, "warmup"),
@@ -53,6 +54,9 @@ public final class StrataCommand implements Callable<Integer> {
     record Subcommand(List<String> names, Function<StrataCommand, CommandLine> commandLine) {
         Subcommand {
             names = List.copyOf(names);
+            if (names.isEmpty()) {
+                throw new IllegalArgumentException("a subcommand needs a name");
+            }
             requireNonNull(commandLine, "commandLine is null");
         }
     }
@@ -61,7 +65,7 @@ public final class StrataCommand implements Callable<Integer> {
         return new Subcommand(List.of(names), root -> new CommandLine(command));
     }
 
-    private static Map<String, Subcommand> subcommands(Subcommand... subcommands) {
+    private static Map<String, Subcommand> byOwnName(Subcommand... subcommands) {
         Map<String, Subcommand> byName = new LinkedHashMap<>();
         for (Subcommand subcommand : subcommands) {
             byName.put(subcommand.names().get(0), subcommand);
@@ -119,8 +123,7 @@ public final class StrataCommand implements Callable<Integer> {
     private CommandSpec declare() {
         spec = CommandSpec.wrapWithoutInspection(this).name("strata").versionProvider(new Version());
         spec.usageMessage().description("Strata: a caching FUSE client for object storage.");
-        spec.addOption(OptionSpec.builder(StrataSubcommand.HELP_SHORT, StrataSubcommand.HELP_LONG).usageHelp(true)
-                .type(boolean.class).description(StrataSubcommand.HELP_DESCRIPTION).build());
+        spec.addOption(StrataSubcommand.helpOption().build());
         spec.addOption(OptionSpec.builder("-V", "--version").versionHelp(true).type(boolean.class)
                 .description("Print version information and exit.").build());
         return spec;

@@ -24,9 +24,9 @@ abstract class StrataSubcommand implements Callable<Integer> {
     @ParentCommand
     StrataCommand root;
 
-    static final String HELP_SHORT = "-h";
-    static final String HELP_LONG = "--help";
-    static final String HELP_DESCRIPTION = "Show this help message and exit.";
+    private static final String HELP_SHORT = "-h";
+    private static final String HELP_LONG = "--help";
+    private static final String HELP_DESCRIPTION = "Show this help message and exit.";
 
     /** {@code strata <command> --help}: the usage that every usage error points to. */
     @Option(names = {HELP_SHORT, HELP_LONG}, usageHelp = true, description = HELP_DESCRIPTION)
@@ -58,9 +58,14 @@ abstract class StrataSubcommand implements Callable<Integer> {
     void declaredInCode(CommandSpec spec, StrataCommand root) {
         this.spec = spec;
         this.root = root;
-        spec.addOption(FieldBinding.bind(OptionSpec.builder(HELP_SHORT, HELP_LONG), () -> helpRequested,
-                (Boolean value) -> helpRequested = value).usageHelp(true).type(boolean.class).initialValue(false)
-                .description(HELP_DESCRIPTION).build());
+        spec.addOption(FieldBinding.bind(helpOption(), () -> helpRequested, (Boolean value) -> helpRequested = value)
+                .initialValue(false).build());
+    }
+
+    /** {@code -h, --help} as {@link #helpRequested} declares it, for a command declared in code. */
+    static OptionSpec.Builder helpOption() {
+        return OptionSpec.builder(HELP_SHORT, HELP_LONG).usageHelp(true).type(boolean.class)
+                .description(HELP_DESCRIPTION);
     }
 
     /** The command's work; returns an {@link ExitCodes} value or throws {@link CliException}. */
