@@ -272,6 +272,37 @@ class CachedMetaStoreTest {
     }
 
     @Test
+    void aNameLookedUpInADirectoryListedWithItsInodesNeedsNoEngineCallForTheInode() throws IOException {
+        CountingStore engine = new CountingStore(shared, true);
+        CachedMetaStore cached = over(engine);
+        createFiles(Inode.ROOT, 5);
+        cached.readdirPlus(Inode.ROOT, null, 100);
+
+        for (int i = 0; i < 5; i++) {
+            Dentry found = cached.lookup(Inode.ROOT, "f" + i).orElseThrow();
+            assertThat(cached.getInode(found.ino()).isFile()).isTrue();
+        }
+        assertThat(engine.calls("lookup")).isZero();
+        assertThat(engine.calls("getInode")).isZero();
+    }
+
+    @Test
+    void afterAnOwnChangeAListedDirectorysInodesAreReadAgainNotServedFromTheListing() throws IOException {
+        CountingStore engine = new CountingStore(shared, true);
+        CachedMetaStore cached = over(engine);
+        Inode dir = cached.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        Inode file = cached.create(dir.ino(), "f", NewInode.file(0644, 0, 0, 1));
+        cached.readdirPlus(dir.ino(), null, 100);
+        cached.lookup(dir.ino(), "f");
+
+        cached.setAttr(file.ino(), SetAttr.mode(0600, 2));
+
+        assertThat(cached.getInode(cached.lookup(dir.ino(), "f").orElseThrow().ino()).mode()).isEqualTo(0600);
+        assertThat(cached.readdirPlus(dir.ino(), null, 100)).singleElement()
+                .satisfies(entry -> assertThat(entry.inode().mode()).isEqualTo(0600));
+    }
+
+    @Test
     void aPageOfALargerDirectoryWarmsTheLookupsOfItsNames() throws IOException {
         CountingStore engine = new CountingStore(shared, true);
         CachedMetaStore cached = over(engine);
