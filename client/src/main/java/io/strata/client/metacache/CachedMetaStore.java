@@ -53,7 +53,8 @@ import static java.util.Objects.requireNonNull;
  * <p>A listing read with its inodes (readdirPlus) keeps them in the same entry, trusted until this
  * client's next change of any kind, since a listing cannot tell which of its inodes a change
  * touched. While trusted, they serve the next listing, and a name looked up in it gets its inode
- * cached (what looks a name up asks for the inode next). After a change, a page is served only if
+ * cached (what looks a name up asks for the inode next). Its subdirectories' inodes are cached on
+ * their own as well: a walk (find, ls -R) opens each directory it lists by its inode, no lookup. After a change, a page is served only if
  * each of its entries' inodes is cached on its own, else read again. Remembering each inode of a
  * cold listing as an entry of its own took a sixth of a cold {@code find} over 10,000 files.
  *
@@ -366,6 +367,12 @@ public final class CachedMetaStore implements MetaStore {
             if (!rememberListing(dir, after, limit, names, inodes, stamp)) {
                 inodes.forEach(inode -> remember(inode, stamp));
                 names.forEach(dentry -> remember(dentry, stamp));
+                return;
+            }
+            for (Inode inode : inodes) {
+                if (inode.isDirectory()) { // a walk opens the directories it lists next, by inode
+                    remember(inode, stamp);
+                }
             }
         });
         return page;

@@ -287,6 +287,18 @@ class CachedMetaStoreTest {
     }
 
     @Test
+    void theSubdirectoriesOfADirectoryListedWithItsInodesAreOpenedWithoutAnEngineCall() throws IOException {
+        CountingStore engine = new CountingStore(shared, true);
+        CachedMetaStore cached = over(engine);
+        Inode sub = first.create(Inode.ROOT, "sub", NewInode.directory(0755, 0, 0, 1));
+        createFiles(Inode.ROOT, 3);
+        cached.readdirPlus(Inode.ROOT, null, 100);
+
+        assertThat(cached.getInode(sub.ino()).isDirectory()).isTrue();
+        assertThat(engine.calls("getInode")).isZero();
+    }
+
+    @Test
     void afterAnOwnChangeAListedDirectorysInodesAreReadAgainNotServedFromTheListing() throws IOException {
         CountingStore engine = new CountingStore(shared, true);
         CachedMetaStore cached = over(engine);
