@@ -46,8 +46,19 @@ final class BlockLoader implements AutoCloseable {
      */
     static final long HINT_AHEAD = 16L << 20;
 
-    /** A block of one version of one file. */
-    private record BlockId(String fileKey, String version, long index) {}
+    /** A block of one version of one file; equals and hashCode written out, as {@link PageId}'s. */
+    private record BlockId(String fileKey, String version, long index) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof BlockId other && index == other.index && fileKey.equals(other.fileKey)
+                    && version.equals(other.version);
+        }
+
+        @Override
+        public int hashCode() {
+            return (fileKey.hashCode() * 31 + version.hashCode()) * 31 + Long.hashCode(index);
+        }
+    }
 
     private final PageReader reader;
     private final PageStore store;
