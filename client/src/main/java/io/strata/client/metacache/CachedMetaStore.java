@@ -60,8 +60,9 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>A directory whose names miss the cache twice within the expiry is being scanned (ls -l, a
  * stat per file, a build tree walk): the second miss reads a page of the directory with its inodes
- * ({@link MetaStore#readdirPlus}, one engine call) and remembers it all, as a listing does, so the
- * names that follow are answered from the heap. A directory is read so at most once per expiry;
+ * ({@link MetaStore#readdirPlus}, one engine call) and remembers it all, its names as a listing
+ * and its inodes each on its own (each lookup asks for its inode next), so the names that follow
+ * are answered from the heap. A directory is read so at most once per expiry;
  * in a directory larger than the page, names past it are looked up one by one as before. Only
  * over engines that read such a page in one call ({@link MetaStore#readdirPlusIsOneRead}): on the
  * others it would cost a round trip per entry.
@@ -332,7 +333,8 @@ public final class CachedMetaStore implements MetaStore {
     }
 
     /**
-     * Reads the first page of {@code dir} with its inodes, remembered as any listing is. Returns
+     * Reads the first page of {@code dir} with its inodes, its names remembered as any listing's and
+     * its inodes each on its own, as the lookups that follow ask for them. Returns
      * what it shows of {@code name}: its dentry, {@link #ABSENT} when the page is the whole
      * directory and does not hold it, or null when the page cannot tell (a larger directory, or no
      * directory to read). {@code stamp} was taken before the page was read.
@@ -340,13 +342,12 @@ public final class CachedMetaStore implements MetaStore {
     private Object lookAhead(long dir, String name, long stamp) throws IOException {
         List<DirectoryEntry> page;
         try {
-            page = readdirPlus(dir, null, LOOKAHEAD_ENTRIES);
+            page = readdirPlus(dir, null, LOOKAHEAD_ENTRIES, true);
         } catch (FsException e) {
             return null; // not a directory, or gone: the lookup says which
         }
         for (DirectoryEntry entry : page) {
             if (entry.dentry().name().equals(name)) {
-                remember(entry.inode(), stamp); // what looks a name up asks for its inode next
                 return entry.dentry();
             }
         }
@@ -387,6 +388,17 @@ public final class CachedMetaStore implements MetaStore {
 
     @Override
     public List<DirectoryEntry> readdirPlus(long dir, String after, int limit) throws IOException {
+        return readdirPlus(dir, after, limit, false);
+    }
+
+    /**
+     * A page with its inodes, from the heap or the engine. {@code forLookups}: read ahead of a scan
+     * of lookups ({@link #lookAhead}), each of which asks for its inode next, so the inodes are
+     * cached each on its own in the page's one batch, and the listing keeps the names only; one
+     * cache write per lookup instead would pay a maintenance pass each.
+     */
+    private List<DirectoryEntry> readdirPlus(long dir, String after, int limit, boolean forLookups)
+            throws IOException {
         List<DirectoryEntry> cached = cachedPage(dir, after, limit);
         if (cached != null) {
             return cached;
@@ -400,13 +412,13 @@ public final class CachedMetaStore implements MetaStore {
                 names.add(entry.dentry());
                 inodes.add(entry.inode());
             }
-            if (!rememberListing(dir, after, limit, names, inodes, stamp)) {
-                inodes.forEach(inode -> remember(inode, stamp));
+            boolean kept = rememberListing(dir, after, limit, names, forLookups ? null : inodes, stamp);
+            if (!kept) {
                 names.forEach(dentry -> remember(dentry, stamp));
-                return;
             }
             for (Inode inode : inodes) {
-                if (inode.isDirectory()) { // a walk opens the directories it lists next, by inode
+                // A walk (find, ls -R) opens the directories it lists next, by inode.
+                if (!kept || forLookups || inode.isDirectory()) {
                     remember(inode, stamp);
                 }
             }
