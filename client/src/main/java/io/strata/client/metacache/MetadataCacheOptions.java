@@ -20,8 +20,8 @@ import java.util.List;
 public final class MetadataCacheOptions implements OptionGroup {
     public static final Option<Integer> SIZE = Option.builder("local_metadata_cache_size", OptionType.INT)
             .defaultValue(50_000)
-            .doc("Entries (inodes and name lookups; a directory's whole listing weighs 1 per 4 names) kept in"
-                    + " the heap metadata cache, about 170 bytes of heap each; 0 turns it off.")
+            .doc("Entries (inodes and name lookups; a directory's whole listing weighs 1 per 4 names and 1 per"
+                    + " inode it keeps) kept in the heap metadata cache, about 170 bytes of heap each; 0 turns it off.")
             .check(n -> n >= 0, "a non-negative number of entries")
             .build();
 
