@@ -53,11 +53,12 @@ import static java.util.Objects.requireNonNull;
  * <p>A listing read with its inodes (readdirPlus) keeps them in the same entry, trusted until this
  * client's next change of any kind, since a listing cannot tell which of its inodes a change
  * touched. While trusted, they serve the next listing, and a name looked up in it gets its inode
- * cached (what looks a name up asks for the inode next). After a change, a page is served only if
- * each of its entries' inodes is cached on its own, else read again. Its subdirectories' inodes are
- * cached on their own from the start: a walk (find, ls -R) opens each directory it lists by its
- * inode, with no lookup. Remembering every inode of a cold listing as an entry of its own took a
- * sixth of a cold {@code find} over 10,000 files.
+ * cached (what looks a name up asks for the inode next). An inode cached on its own answers before
+ * the listing's copy, and a listing read from the engine refreshes it, so a stat and a listing show
+ * the same. After a change, a page is served only if each of its entries' inodes is cached on its
+ * own, else read again. Its subdirectories' inodes are cached on their own from the start: a walk
+ * (find, ls -R) opens each directory it lists by its inode, with no lookup. Remembering every inode
+ * of a cold listing as an entry of its own took a sixth of a cold {@code find} over 10,000 files.
  *
  * <p>A directory whose names miss the cache twice within the expiry is being scanned (ls -l, a
  * stat per file, a build tree walk): the second miss reads a page of the directory with its inodes
@@ -307,7 +308,7 @@ public final class CachedMetaStore implements MetaStore {
             int at = listing.indexOf(name);
             if (at >= 0) { // a name missing from it is looked up: the engine may have it by now
                 Inode inode = current(listing) ? listing.inodes().get(at) : null;
-                if (inode != null && cache.policy().getIfPresentQuietly(new InodeKey(inode.ino())) == null) {
+                if (inode != null && cachedInode(inode.ino()) == null) {
                     remember(inode, listing.stamp()); // what looks a name up asks for its inode next
                 }
                 return Optional.of(listing.entries().get(at));
@@ -418,8 +419,9 @@ public final class CachedMetaStore implements MetaStore {
                 names.forEach(dentry -> remember(dentry, stamp));
             }
             for (Inode inode : inodes) {
-                // A walk (find, ls -R) opens the directories it lists next, by inode.
-                if (!kept || forLookups || inode.isDirectory()) {
+                // A walk (find, ls -R) opens the directories it lists next, by inode; and an inode
+                // cached on its own is refreshed, as it answers stats before the listing does.
+                if (!kept || forLookups || inode.isDirectory() || cachedInode(inode.ino()) != null) {
                     remember(inode, stamp);
                 }
             }
@@ -428,8 +430,8 @@ public final class CachedMetaStore implements MetaStore {
     }
 
     /**
-     * A page of {@code dir} from its cached listing, with the listing's own inodes while they are
-     * current, else with each entry's cached inode; null if any of them is not cached.
+     * A page of {@code dir} from its cached listing, each entry with its inode cached on its own or
+     * else, while they are current, the listing's; null if an entry has neither.
      */
     private List<DirectoryEntry> cachedPage(long dir, String after, int limit) {
         if (!(cache.getIfPresent(new ListingKey(dir)) instanceof Listing listing)) {
@@ -444,7 +446,10 @@ public final class CachedMetaStore implements MetaStore {
         List<DirectoryEntry> page = new ArrayList<>(to - from);
         for (int i = from; i < to; i++) {
             Dentry dentry = listing.entries().get(i);
-            Inode inode = current ? listing.inodes().get(i) : cachedInode(dentry.ino());
+            Inode inode = cachedInode(dentry.ino());
+            if (inode == null && current) {
+                inode = listing.inodes().get(i);
+            }
             if (inode == null) {
                 return null;
             }
@@ -453,8 +458,9 @@ public final class CachedMetaStore implements MetaStore {
         return page;
     }
 
+    /** The inode cached on its own, if it is; read quietly (a listing's read counts as the listing's). */
     private Inode cachedInode(long ino) {
-        return cache.getIfPresent(new InodeKey(ino)) instanceof Inode inode ? inode : null;
+        return cache.policy().getIfPresentQuietly(new InodeKey(ino)) instanceof Inode inode ? inode : null;
     }
 
     /**

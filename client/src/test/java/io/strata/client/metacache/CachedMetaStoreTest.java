@@ -299,6 +299,18 @@ class CachedMetaStoreTest {
     }
 
     @Test
+    void aListingReadFromTheEngineRefreshesAnInodeCachedOnItsOwn() throws IOException {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        Inode file = first.create(dir.ino(), "f", NewInode.file(0644, 0, 0, 1));
+        second.getInode(file.ino());
+        first.setAttr(file.ino(), SetAttr.mode(0600, 2)); // another client's change, within the expiry
+
+        assertThat(second.readdirPlus(dir.ino(), null, 100)).singleElement()
+                .satisfies(entry -> assertThat(entry.inode().mode()).isEqualTo(0600));
+        assertThat(second.getInode(file.ino()).mode()).isEqualTo(0600);
+    }
+
+    @Test
     void afterAnOwnChangeAListedDirectorysInodesAreReadAgainNotServedFromTheListing() throws IOException {
         CountingStore engine = new CountingStore(shared, true);
         CachedMetaStore cached = over(engine);
