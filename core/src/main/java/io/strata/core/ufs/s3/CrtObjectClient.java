@@ -1,6 +1,7 @@
 package io.strata.core.ufs.s3;
 
 import io.strata.core.conf.Options;
+import io.strata.core.readahead.ReadaheadConfig;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
@@ -69,9 +70,20 @@ import static java.util.Objects.requireNonNull;
  * compile. Measured from a fresh JVM against one MinIO on loopback, 2 threads, 128 KiB objects: a
  * GET took 8.1 ms through the SDK (on the CRT HTTP client) and 2.2-2.5 ms sent this way; JuiceFS's
  * Go client 1.9 ms; a 128 KiB PUT 16.1 ms through the SDK (on Netty), 7.3 ms this way, 5.8 ms from Go
- * (docs/PERFORMANCE.md). The CRT also sends each request as it is given (the
- * {@code DEFAULT} meta request): no split into parts, and none of the part buffers it reserves 16
- * at a time for a split GET.
+ * (docs/PERFORMANCE.md). PUTs, stats, listings and deletes are sent as they are given (the CRT's
+ * {@code DEFAULT} meta request).
+ *
+ * <p>A GET longer than a page is a {@code GET_OBJECT} meta request instead. A {@code DEFAULT} one
+ * collects its body in a buffer that grows from 1 KiB by doubling, so each 8 MiB readahead part
+ * was copied twice more, into freshly faulted memory, before Java saw it: a third of the CRT's
+ * event loop in a cold read of 1 GiB. A {@code GET_OBJECT} meta request whose Range has a start
+ * sends no HEAD first; a range of at most {@link #PART_SIZE} (every readahead part) is one request
+ * whose body lands in a buffer of the CRT's pool, reused from part to part; a longer range or a
+ * whole object comes as parts of that size, delivered in order. GETs of a page or less (a random
+ * read's miss, a small file) stay {@code DEFAULT}, as they were: growing a buffer to a page costs
+ * little, and with every GET sent as {@code GET_OBJECT} the cold random reads at 10 ms, hundreds of
+ * page-sized GETs at once, measured lower in some rounds and within their noise in others
+ * (docs/PERFORMANCE.md, tenth and twenty-eighth rounds).
  *
  * <p>Only {@link #getObject}, {@link #putObject}, {@code uploadPart} (from a buffer, or read from a
  * file as it is sent), and the body-less requests a stat, a listing and a delete make ({@link
@@ -83,6 +95,11 @@ import static java.util.Objects.requireNonNull;
  * an {@code S3Exception} with S3's error code, so {@link S3Errors} words it as it words the SDK's.
  */
 final class CrtObjectClient implements S3AsyncClient {
+    /** The CRT's part size for GETs: the readahead's parts, so each is one request. */
+    static final int PART_SIZE = ReadaheadConfig.DEFAULT_PART_SIZE;
+    /** The longest range a GET sends as a {@code DEFAULT} meta request: one page of the cache. */
+    static final int LONGEST_GROWN_BODY = 1 << 20;
+
     private final EventLoopGroup loops;
     private final HostResolver resolver;
     private final ClientBootstrap bootstrap;
@@ -114,6 +131,7 @@ final class CrtObjectClient implements S3AsyncClient {
                 .withClientBootstrap(bootstrap)
                 .withCredentialsProvider(credentials)
                 .withSigningConfig(AwsSigningConfig.getDefaultS3SigningConfig(regionId, credentials))
+                .withPartSize(PART_SIZE)
                 .withMaxConnections(options.get(S3Options.MAX_CONNECTIONS))
                 .withConnectTimeoutMs((int) options.get(S3Options.CONNECT_TIMEOUT).toMillis())
                 .withHttpMonitoringOptions(monitoring)
@@ -154,7 +172,8 @@ final class CrtObjectClient implements S3AsyncClient {
         CrtGetResponse<T> response = new CrtGetResponse<>(transformer,
                 transformer instanceof ChunkCopying copying && copying.copiesChunks());
         S3MetaRequest meta = client.makeMetaRequest(new S3MetaRequestOptions()
-                .withMetaRequestType(S3MetaRequestOptions.MetaRequestType.DEFAULT)
+                .withMetaRequestType(receivesIntoPool(request.range())
+                        ? S3MetaRequestOptions.MetaRequestType.GET_OBJECT : S3MetaRequestOptions.MetaRequestType.DEFAULT)
                 .withOperationName("GetObject")
                 .withHttpRequest(new HttpRequest("GET", pathOf(request.bucket(), request.key()),
                         headers.toArray(new HttpHeader[0]), null))
@@ -167,6 +186,20 @@ final class CrtObjectClient implements S3AsyncClient {
             meta.close();
         });
         return result;
+    }
+
+    /** Whether a GET of {@code range} (null: the whole object) is received into the CRT's pooled buffers. */
+    static boolean receivesIntoPool(String range) {
+        if (range == null) {
+            return true;
+        }
+        int dash = range.indexOf('-');
+        if (!range.startsWith("bytes=") || dash < 0 || dash == range.length() - 1 || dash == "bytes=".length()) {
+            return false; // a suffix or open range: as the store answers it
+        }
+        long length = Long.parseLong(range, dash + 1, range.length(), 10)
+                - Long.parseLong(range, "bytes=".length(), dash, 10) + 1;
+        return length > LONGEST_GROWN_BODY;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.strata.core.ufs.s3;
 
+import io.strata.core.readahead.FetchedRange;
 import io.strata.core.ufs.UfsFile;
 import io.strata.core.ufs.UfsStatus;
 import org.junit.jupiter.api.AfterEach;
@@ -23,6 +24,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -127,6 +129,31 @@ class CrtRequestsTest {
         assertTrue(a.hasArray() && b.hasArray() && a.array() != b.array(), "each body has an array of its own");
         assertArrayEquals(second, bytes(b));
         assertArrayEquals(first, bytes(a), "the first body is as it arrived after the second GET");
+    }
+
+    /**
+     * A range longer than the CRT's part size comes as several parts ({@code GET_OBJECT} meta
+     * requests split it), each copied into the readahead's blocks in order: the whole range, byte
+     * for byte, at an offset off every grid.
+     */
+    @Test
+    void aRangeLongerThanAPartArrivesWholeAndInOrder() throws Exception {
+        byte[] data = randomBytes(2 * CrtObjectClient.PART_SIZE + 300_000, 3);
+        server.put(volume, "big", data);
+        String key = S3Location.parse(volume).key("big");
+        String etag = S3Objects.etag(ufs.objects().head(key, "test").orElseThrow().eTag());
+        int offset = 123_457;
+        int length = 2 * CrtObjectClient.PART_SIZE + 100_000;
+        long before = s3.crtGets();
+
+        FetchedRange range = ufs.objects().readRangeAsync(key, etag, offset, length, 1 << 20, "test")
+                .get(60, TimeUnit.SECONDS);
+
+        assertEquals(before + 1, s3.crtGets(), "it went through the CRT client");
+        assertEquals(length, range.length());
+        ByteBuffer read = ByteBuffer.allocate(length);
+        assertEquals(length, range.copyTo(offset, offset + length, read));
+        assertArrayEquals(Arrays.copyOfRange(data, offset, offset + length), read.array());
     }
 
     /** The whole body of a GET of {@code key}, as kept by a {@link ChunkKeeping} subscriber. */
