@@ -73,14 +73,14 @@ import static java.util.Objects.requireNonNull;
  * (docs/PERFORMANCE.md). PUTs, stats, listings and deletes are sent as they are given (the CRT's
  * {@code DEFAULT} meta request).
  *
- * <p>A GET longer than a page is a {@code GET_OBJECT} meta request instead. A {@code DEFAULT} one
+ * <p>A GET longer than 1 MiB is a {@code GET_OBJECT} meta request instead. A {@code DEFAULT} one
  * collects its body in a buffer that grows from 1 KiB by doubling, so each 8 MiB readahead part
  * was copied twice more, into freshly faulted memory, before Java saw it: a third of the CRT's
  * event loop in a cold read of 1 GiB. A {@code GET_OBJECT} meta request whose Range has a start
  * sends no HEAD first; a range of at most {@link #PART_SIZE} (every readahead part) is one request
  * whose body lands in a buffer of the CRT's pool, reused from part to part; a longer range or a
- * whole object comes as parts of that size, delivered in order. GETs of a page or less (a random
- * read's miss, a small file) stay {@code DEFAULT}, as they were: growing a buffer to a page costs
+ * whole object comes as parts of that size, delivered in order. GETs of 1 MiB or less (a random
+ * read's miss, a small file) stay {@code DEFAULT}, as they were: growing a buffer to 1 MiB costs
  * little, and with every GET sent as {@code GET_OBJECT} the cold random reads at 10 ms, hundreds of
  * page-sized GETs at once, measured lower in some rounds and within their noise in others
  * (docs/PERFORMANCE.md, tenth and twenty-eighth rounds).
@@ -97,7 +97,10 @@ import static java.util.Objects.requireNonNull;
 final class CrtObjectClient implements S3AsyncClient {
     /** The CRT's part size for GETs: the readahead's parts, so each is one request. */
     static final int PART_SIZE = ReadaheadConfig.DEFAULT_PART_SIZE;
-    /** The longest range a GET sends as a {@code DEFAULT} meta request: one page of the cache. */
+    /**
+     * The longest range a GET sends as a {@code DEFAULT} meta request: a page at the cache's default
+     * size, the GET of a random read's miss or of a small file.
+     */
     static final int LONGEST_GROWN_BODY = 1 << 20;
 
     private final EventLoopGroup loops;
@@ -197,9 +200,13 @@ final class CrtObjectClient implements S3AsyncClient {
         if (!range.startsWith("bytes=") || dash < 0 || dash == range.length() - 1 || dash == "bytes=".length()) {
             return false; // a suffix or open range: as the store answers it
         }
-        long length = Long.parseLong(range, dash + 1, range.length(), 10)
-                - Long.parseLong(range, "bytes=".length(), dash, 10) + 1;
-        return length > LONGEST_GROWN_BODY;
+        try {
+            long length = Long.parseLong(range, dash + 1, range.length(), 10)
+                    - Long.parseLong(range, "bytes=".length(), dash, 10) + 1;
+            return length > LONGEST_GROWN_BODY;
+        } catch (NumberFormatException e) {
+            return false; // several ranges: as the store answers them
+        }
     }
 
     /**

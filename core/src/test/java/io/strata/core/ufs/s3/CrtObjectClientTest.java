@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Which GETs the CRT client receives into a buffer of its pool ({@code GET_OBJECT}), which into one it grows. */
 class CrtObjectClientTest {
     @Test
-    void aRangeLongerThanAPageIsReceivedIntoThePool() {
+    void aRangeLongerThanOneMiBIsReceivedIntoThePool() {
         assertTrue(CrtObjectClient.receivesIntoPool("bytes=0-" + CrtObjectClient.LONGEST_GROWN_BODY));
         assertTrue(CrtObjectClient.receivesIntoPool("bytes=8388608-16777215"));
     }
 
     @Test
-    void aRangeOfAPageOrLessGrowsABufferOfItsOwn() {
+    void aRangeOfOneMiBOrLessGrowsABufferOfItsOwn() {
         assertFalse(CrtObjectClient.receivesIntoPool("bytes=0-" + (CrtObjectClient.LONGEST_GROWN_BODY - 1)));
         assertFalse(CrtObjectClient.receivesIntoPool("bytes=1000-1000"));
     }
@@ -25,8 +25,9 @@ class CrtObjectClientTest {
     }
 
     @Test
-    void aSuffixOrOpenRangeIsSentAsItIs() {
+    void aSuffixOpenOrMultipleRangeIsSentAsItIs() {
         assertFalse(CrtObjectClient.receivesIntoPool("bytes=-100"));
         assertFalse(CrtObjectClient.receivesIntoPool("bytes=100-"));
+        assertFalse(CrtObjectClient.receivesIntoPool("bytes=0-1,4194304-8388607"));
     }
 }
