@@ -7,9 +7,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.micrometer.core.instrument.Timer;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -98,6 +101,27 @@ class KernelTransportTest {
         assertEquals("ENOENT", Shell.errnoOf("os.stat(a)", file));
         // The kernel took a NOTIFY_DELETE for the name: its cached entry could otherwise last 60 s.
         assertTrue(notificationsSent() > sent, "no invalidation reached the kernel");
+    }
+
+    @Test
+    void closingAFileOpenedOnlyForReadingSendsNoFlush() throws IOException {
+        Path file = dir.resolve("f");
+        Files.writeString(file, "data");
+        Poll.until("the write's FLUSH counted", true, Duration.ofSeconds(5), () -> served("flush") >= 1);
+        long flushes = served("flush");
+        long releases = served("release");
+        for (int i = 0; i < 20; i++) {
+            assertEquals("data", Files.readString(file));
+        }
+        Files.writeString(file, "more data");
+        // Each close's FLUSH comes before its RELEASE, which the kernel sends once close(2) returns.
+        Poll.until("21 releases counted", true, Duration.ofSeconds(5), () -> served("release") >= releases + 21);
+        assertEquals(flushes + 1, served("flush"), "only the writer's close flushes");
+    }
+
+    private static long served(String op) {
+        Timer timer = volume.meters().find("strata.fuse.ops").tag("op", op).timer();
+        return timer == null ? 0 : timer.count();
     }
 
     private static double notificationsSent() {
