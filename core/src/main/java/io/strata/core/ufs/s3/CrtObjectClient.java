@@ -58,6 +58,8 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -111,6 +113,7 @@ final class CrtObjectClient implements S3AsyncClient {
     private final S3Client client;
     private final URI endpoint;
     private final boolean pathStyle;
+    private final ConcurrentMap<String, URI> targets = new ConcurrentHashMap<>();
 
     CrtObjectClient(Options options, AwsCredentialsProvider sdkCredentials, Region region) {
         requireNonNull(sdkCredentials, "sdkCredentials is null");
@@ -496,12 +499,13 @@ final class CrtObjectClient implements S3AsyncClient {
     }
 
     private String pathOf(String bucket, String key) {
-        String encoded = SdkHttpUtils.urlEncodeIgnoreSlashes(key);
+        String encoded = ObjectKeys.encodedForPath(key);
         return pathStyle ? "/" + bucket + "/" + encoded : "/" + encoded;
     }
 
+    /** The request's endpoint: parsed once per host (one per bucket at most), not at every request. */
     private URI targetOf(String host) {
-        return URI.create(endpoint.getScheme() + "://" + host);
+        return targets.computeIfAbsent(host, h -> URI.create(endpoint.getScheme() + "://" + h));
     }
 
     /** A failed request: S3's error when it answered one, else the CRT's, as a retryable client error. */

@@ -126,20 +126,22 @@ public final class SqliteDialect implements SqlDialect {
     /**
      * Transactions are statements on the auto-commit connection: IMMEDIATE takes the write lock
      * up front; a plain (deferred) BEGIN gives a read a consistent snapshot without blocking writers.
+     * They are the session's prepared statements: sqlite-jdbc parses a plain statement's text for
+     * its own commands with regular expressions and prepares it anew, at every transaction.
      */
     @Override
     public void begin(Session session, boolean write) throws SQLException {
-        Syntax.execute(session.connection(), write ? "BEGIN IMMEDIATE" : "BEGIN");
+        session.prepare(write ? "BEGIN IMMEDIATE" : "BEGIN").execute();
     }
 
     @Override
     public void commit(Session session) throws SQLException {
-        Syntax.execute(session.connection(), "COMMIT");
+        session.prepare("COMMIT").execute();
     }
 
     @Override
     public void rollback(Session session) throws SQLException {
-        Syntax.execute(session.connection(), "ROLLBACK");
+        session.prepare("ROLLBACK").execute();
     }
 
     @Override
