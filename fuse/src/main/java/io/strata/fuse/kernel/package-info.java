@@ -20,7 +20,9 @@
  *   <li>{@link io.strata.fuse.kernel.Operations}: one method per operation, each decoding its
  *       arguments and calling {@link io.strata.client.StrataFileSystem}'s inode API. Node ids are
  *       the metastore's inode numbers (never reused, so the generation is always 0); the
- *       {@link io.strata.fuse.kernel.LookupCounts} say which the kernel holds.</li>
+ *       {@link io.strata.fuse.kernel.LookupCounts} say which the kernel holds. An open for reading
+ *       only is answered FOPEN_NOFLUSH: its close has nothing to record, and the kernel then sends
+ *       no FLUSH for it (one request less per file read).</li>
  *   <li>{@link io.strata.fuse.kernel.DirectoryHandles}: READDIR offsets are indexes into the
  *       entries an open directory has read, so a listing never repeats or skips a name while the
  *       directory changes.</li>
