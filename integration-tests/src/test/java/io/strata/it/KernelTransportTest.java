@@ -1,13 +1,12 @@
 package io.strata.it;
 
+import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
-
-import io.micrometer.core.instrument.Timer;
 
 import java.io.IOException;
 import java.nio.file.Files;

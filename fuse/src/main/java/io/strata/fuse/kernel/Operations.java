@@ -334,9 +334,10 @@ final class Operations {
         long fh = fs.open(request.nodeId(), flags);
         int replyFlags = notifier.takeChangedSinceOpen(request.nodeId()) ? openFlags & ~FOPEN_KEEP_CACHE : openFlags;
         if ((flags & O_ACCMODE) == O_RDONLY) {
-            // A reader's close has nothing to flush (the handle's writer flushes its own), so the
-            // kernel need not send FLUSH at each close: one round trip less per file read. The
-            // kernel ignores this with writeback_cache, where a close writes its dirty pages back.
+            // A reader's close has nothing to record (a descriptor that wrote records its writes at
+            // its own close), so the kernel need not send FLUSH for it: one round trip less per
+            // file read. The kernel ignores this with writeback_cache, where a close writes dirty
+            // pages back.
             replyFlags |= FOPEN_NOFLUSH;
         }
         openOut(out.begin(), fh, replyFlags);
