@@ -825,7 +825,8 @@ public final class StrataFileSystem implements AutoCloseable {
         return register(file, writable);
     }
 
-    private static boolean writes(int flags) {
+    /** Whether an open with these open(2) flags may write: what {@link #open} gives a writable handle. */
+    public static boolean writes(int flags) {
         return (flags & O_ACCMODE) != 0;
     }
 

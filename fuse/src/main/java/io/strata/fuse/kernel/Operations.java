@@ -49,8 +49,6 @@ final class Operations {
     private static final int FOPEN_DIRECT_IO = 1;
     private static final int FOPEN_KEEP_CACHE = 1 << 1;
     private static final int FOPEN_NOFLUSH = 1 << 5;
-    private static final int O_ACCMODE = 3;
-    private static final int O_RDONLY = 0;
     private static final int DT_DIR = 4;
     private static final int SEEK_DATA = 3;
     private static final int SEEK_HOLE = 4;
@@ -333,7 +331,7 @@ final class Operations {
         int flags = request.u32();
         long fh = fs.open(request.nodeId(), flags);
         int replyFlags = notifier.takeChangedSinceOpen(request.nodeId()) ? openFlags & ~FOPEN_KEEP_CACHE : openFlags;
-        if ((flags & O_ACCMODE) == O_RDONLY) {
+        if (!StrataFileSystem.writes(flags)) {
             // A reader's close has nothing to record (a descriptor that wrote records its writes at
             // its own close), so the kernel need not send FLUSH for it: one round trip less per
             // file read. The kernel ignores this with writeback_cache, where a close writes dirty
