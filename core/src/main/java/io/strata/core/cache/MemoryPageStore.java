@@ -6,8 +6,11 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.StampedLock;
@@ -16,9 +19,16 @@ import java.util.function.LongSupplier;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The memory tier: pages in off-heap slots of one page each, carved from direct-buffer slabs
- * allocated as the tier fills (never more than its capacity), so the heap and the GC never see
- * page data.
+ * The memory tier: pages in off-heap slots carved from direct-buffer slabs allocated as the tier
+ * fills (never more than its capacity), so the heap and the GC never see page data.
+ *
+ * <p>The slabs are cut into frames of one page each. A frame holds one whole page, or is split
+ * into 2, 4, ... 64 equal slots for pages that fit one (a small file's only page, a file's last),
+ * down to {@link #MIN_SLOT} bytes: a 128 KiB file takes an eighth of a 1 MiB frame, not all of it,
+ * so the default 64 MiB tier holds 512 of them instead of 64. A frame whose pages have all left
+ * becomes whole again, to be split anew for whatever size comes next. The eviction policy weighs a
+ * page by its slot; when no slot of the size wanted is free, pages leave in the policy's order
+ * until one is, or until a whole frame is.
  *
  * <p>Hits take no lock: the index (page → slot) is a concurrent map, and the access is recorded in
  * the eviction policy only when its lock is free at that moment (as Caffeine drops reads from its
@@ -27,26 +37,35 @@ import static java.util.Objects.requireNonNull;
  * it. A slot can be evicted and reused while a reader is still copying
  * from it, so readers copy optimistically: each slot has a {@link StampedLock} that writers hold
  * while filling it, and a reader whose copy overlapped a write sees its stamp fail validation and
- * reports a miss instead of torn bytes. A slot records the page whose bytes it holds, set only
- * once they are all in, so a reserved but unfilled slot is a miss as well.
+ * reports a miss instead of torn bytes. A frame that becomes whole again takes each of its old
+ * slots' write locks once on the way, so a reader still copying from one of them fails the same
+ * way. A slot records the page whose bytes it holds, set only once they are all in, so a reserved
+ * but unfilled slot is a miss as well.
  */
 public final class MemoryPageStore implements PageStore {
-    /** Slots per slab: 64 MiB of 1 MiB pages; fewer for a smaller tier. */
+    /** Frames per slab: 64 MiB of 1 MiB pages; fewer for a smaller tier. */
     private static final long SLAB_BYTES = 64L << 20;
+    /** The smallest slot a frame is split into; a shorter page still takes one. */
+    static final int MIN_SLOT = 16 << 10;
 
     private final int pageSize;
     private final long capacityBytes;
-    private final int maxSlots;
+    private final int maxFrames;
+    /** The deepest split: a frame is cut into at most 2^splits slots. */
+    private final int splits;
     private final EvictionPolicy policy;
     private final CacheMetrics.Tier meters;
     private final LongSupplier nanoClock;
-    /** Guards the policy, the free list, the slabs and every change to the index. */
+    /** Guards the policy, the free frames and slots, the slabs and every change to the index. */
     private final ReentrantLock lock = new ReentrantLock();
     /** Read without the lock by hits; changed only under it. */
     private final Map<PageId, Slot> index = new ConcurrentHashMap<>();
-    private final ArrayDeque<Slot> free = new ArrayDeque<>();
+    /** Frames allocated and holding nothing, whole. */
+    private final ArrayDeque<Frame> freeFrames = new ArrayDeque<>();
+    /** By split (index k: frames cut into 2^k), the free slots of frames that hold something. */
+    private final List<Set<Slot>> freeSlots = new ArrayList<>();
     private final List<ByteBuffer> slabs = new ArrayList<>();
-    private int allocatedSlots;
+    private int allocatedFrames;
     private long usedBytes;
 
     /**
@@ -69,7 +88,15 @@ public final class MemoryPageStore implements PageStore {
         }
         this.pageSize = pageSize;
         this.capacityBytes = capacityBytes;
-        this.maxSlots = (int) Math.min(Integer.MAX_VALUE, capacityBytes / pageSize);
+        this.maxFrames = (int) Math.min(Integer.MAX_VALUE, capacityBytes / pageSize);
+        int k = 0;
+        while (k < 6 && (pageSize >> (k + 1)) >= MIN_SLOT) {
+            k++;
+        }
+        this.splits = k;
+        for (int i = 0; i <= splits; i++) {
+            freeSlots.add(new LinkedHashSet<>());
+        }
         this.policy = requireNonNull(policy, "policy is null");
         this.meters = metrics.tier("memory");
         this.nanoClock = requireNonNull(nanoClock, "nanoClock is null");
@@ -133,6 +160,7 @@ public final class MemoryPageStore implements PageStore {
             meters.fillsDropped.increment();
             return false;
         }
+        int split = splitFor(length);
         Slot slot;
         List<PageId> evicted;
         lock.lock();
@@ -140,7 +168,7 @@ public final class MemoryPageStore implements PageStore {
             if (index.containsKey(id)) {
                 return true;
             }
-            evicted = new ArrayList<>(policy.onInsert(id, pageSize));
+            evicted = new ArrayList<>(policy.onInsert(id, pageSize >> split));
             if (evicted.remove(id)) {
                 evicted.forEach(this::removeLocked);
                 meters.evictions.increment(evicted.size());
@@ -148,7 +176,7 @@ public final class MemoryPageStore implements PageStore {
                 return false;
             }
             evicted.forEach(this::removeLocked);
-            slot = takeSlotLocked(id, evicted);
+            slot = takeSlotLocked(split, id, evicted);
             if (slot == null) {
                 policy.onRemove(id);
                 meters.evictions.increment(evicted.size());
@@ -168,9 +196,22 @@ public final class MemoryPageStore implements PageStore {
         return true;
     }
 
-    /** A free slot, a new one while under the slot budget, or the victim's; null if none can be had. */
-    private Slot takeSlotLocked(PageId incoming, List<PageId> evicted) {
-        while (free.isEmpty() && allocatedSlots >= maxSlots) {
+    /** The deepest split of a frame whose slots still hold {@code length} bytes: 0 for a whole page. */
+    private int splitFor(int length) {
+        int split = 0;
+        while (split < splits && (pageSize >> (split + 1)) >= length) {
+            split++;
+        }
+        return split;
+    }
+
+    /**
+     * A slot of a frame split 2^{@code split} ways: a free one, one of a free or new frame, or one
+     * freed by evicting pages in the policy's order; null if none can be had.
+     */
+    private Slot takeSlotLocked(int split, PageId incoming, List<PageId> evicted) {
+        Slot slot;
+        while ((slot = freeSlotLocked(split)) == null) {
             PageId victim = policy.victim();
             if (victim == null || victim.equals(incoming)) {
                 return null;
@@ -178,21 +219,43 @@ public final class MemoryPageStore implements PageStore {
             removeLocked(victim);
             evicted.add(victim);
         }
-        Slot slot = free.poll();
-        return slot != null ? slot : allocateLocked();
+        return slot;
     }
 
-    private Slot allocateLocked() {
-        int slotsPerSlab = (int) Math.max(1, Math.min(maxSlots, SLAB_BYTES / pageSize));
-        int slab = allocatedSlots / slotsPerSlab;
-        if (slab == slabs.size()) {
-            int slots = Math.min(slotsPerSlab, maxSlots - allocatedSlots);
-            slabs.add(ByteBuffer.allocateDirect(Math.multiplyExact(slots, pageSize)));
+    private Slot freeSlotLocked(int split) {
+        Iterator<Slot> free = freeSlots.get(split).iterator();
+        if (free.hasNext()) {
+            Slot slot = free.next();
+            free.remove();
+            slot.frame.used++;
+            return slot;
         }
-        int offset = (allocatedSlots % slotsPerSlab) * pageSize;
+        Frame frame = freeFrames.poll();
+        if (frame == null) {
+            if (allocatedFrames == maxFrames) {
+                return null;
+            }
+            frame = allocateLocked();
+        }
+        frame.cut(split, pageSize);
+        for (int i = 1; i < frame.slots.length; i++) {
+            freeSlots.get(split).add(frame.slots[i]);
+        }
+        frame.used = 1;
+        return frame.slots[0];
+    }
+
+    private Frame allocateLocked() {
+        int framesPerSlab = (int) Math.max(1, Math.min(maxFrames, SLAB_BYTES / pageSize));
+        int slab = allocatedFrames / framesPerSlab;
+        if (slab == slabs.size()) {
+            int frames = Math.min(framesPerSlab, maxFrames - allocatedFrames);
+            slabs.add(ByteBuffer.allocateDirect(Math.multiplyExact(frames, pageSize)));
+        }
+        int offset = (allocatedFrames % framesPerSlab) * pageSize;
         ByteBuffer view = slabs.get(slab).duplicate().position(offset).limit(offset + pageSize).slice();
-        allocatedSlots++;
-        return new Slot(view);
+        allocatedFrames++;
+        return new Frame(view);
     }
 
     /** Copies the page in under the slot's write lock, unless the slot was given away meanwhile. */
@@ -218,8 +281,28 @@ public final class MemoryPageStore implements PageStore {
         if (slot != null) {
             usedBytes -= slot.accounted;
             slot.owner = null;
-            free.push(slot);
+            releaseLocked(slot);
         }
+    }
+
+    /** Gives a slot back: to its frame's free slots, or, as the frame's last, the frame back whole. */
+    private void releaseLocked(Slot slot) {
+        Frame frame = slot.frame;
+        if (--frame.used > 0) {
+            freeSlots.get(slot.split).add(slot);
+            return;
+        }
+        for (Slot old : frame.slots) {
+            if (old != slot) {
+                freeSlots.get(old.split).remove(old);
+            }
+            // A reader still copying from it fails validation: the frame's bytes get a new layout
+            long stamp = old.lock.writeLock();
+            old.content = null;
+            old.lock.unlockWrite(stamp);
+        }
+        frame.slots = null;
+        freeFrames.push(frame);
     }
 
     /**
@@ -229,7 +312,7 @@ public final class MemoryPageStore implements PageStore {
     public long residenceNanos() {
         lock.lock();
         try {
-            if (!free.isEmpty() || allocatedSlots < maxSlots) {
+            if (!freeFrames.isEmpty() || allocatedFrames < maxFrames) {
                 return Long.MAX_VALUE;
             }
             PageId victim = policy.victim();
@@ -313,9 +396,10 @@ public final class MemoryPageStore implements PageStore {
         try {
             index.keySet().forEach(policy::onRemove);
             index.clear();
-            free.clear();
+            freeFrames.clear();
+            freeSlots.forEach(Set::clear);
             slabs.clear();
-            allocatedSlots = 0;
+            allocatedFrames = 0;
             usedBytes = 0;
         } finally {
             lock.unlock();
@@ -324,11 +408,37 @@ public final class MemoryPageStore implements PageStore {
 
     @Override
     public String toString() {
-        return "memory tier (" + maxSlots + " pages of " + pageSize + " bytes)";
+        return "memory tier (" + maxFrames + " pages of " + pageSize + " bytes, short pages in slots down to "
+                + (pageSize >> splits) + ")";
     }
 
-    /** One page-sized region of a slab. */
+    /** One page-sized region of a slab: a whole page's slot, or cut into equal smaller ones. */
+    private static final class Frame {
+        final ByteBuffer view;
+        /** The slots it is cut into now; null while it is free. Under the store lock. */
+        Slot[] slots;
+        /** How many of them hold a page. Under the store lock. */
+        int used;
+
+        Frame(ByteBuffer view) {
+            this.view = view;
+        }
+
+        void cut(int split, int pageSize) {
+            int size = pageSize >> split;
+            slots = new Slot[1 << split];
+            for (int i = 0; i < slots.length; i++) {
+                ByteBuffer part = view.duplicate().position(i * size).limit((i + 1) * size).slice();
+                slots[i] = new Slot(this, split, part);
+            }
+        }
+    }
+
+    /** A region of a frame holding one page. */
     private static final class Slot {
+        final Frame frame;
+        /** Its frame is cut 2^split ways. */
+        final int split;
         final ByteBuffer view;
         final StampedLock lock = new StampedLock();
         /** The page this slot is reserved for; written under the store lock. */
@@ -341,7 +451,9 @@ public final class MemoryPageStore implements PageStore {
         /** When the page was stored or last read; a racy hint, for {@link #residenceNanos}. */
         volatile long usedNs;
 
-        Slot(ByteBuffer view) {
+        Slot(Frame frame, int split, ByteBuffer view) {
+            this.frame = frame;
+            this.split = split;
             this.view = view;
         }
     }
