@@ -92,6 +92,15 @@ final class DeferredUnderFileSystem implements UnderFileSystem {
     }
 
     @Override
+    public boolean remote() {
+        try {
+            return storage().remote();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
     public Optional<Capacity> capacity() throws IOException {
         return storage().capacity();
     }

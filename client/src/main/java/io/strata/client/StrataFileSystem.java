@@ -14,6 +14,7 @@ import io.strata.core.cache.CacheOptions;
 import io.strata.core.conf.Options;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
+import io.strata.core.readahead.ReadaheadOptions;
 import io.strata.core.ufs.UfsFile;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
@@ -110,6 +111,7 @@ public final class StrataFileSystem implements AutoCloseable {
     private final Namespace namespace;
     private final OpenFiles openFiles;
     private final DataCache dataCache;
+    private final DirectoryReadahead directoryReadahead;
     private final MeterRegistry meters;
     private final ConcurrentMap<Long, FileHandle> handles = new ConcurrentHashMap<>();
     private final AtomicLong nextHandle = new AtomicLong(1);
@@ -126,6 +128,12 @@ public final class StrataFileSystem implements AutoCloseable {
     /** {@code syncInterval}: metadata_sync_interval, null to list each directory once. */
     StrataFileSystem(MetaStore meta, UnderFileSystem ufs, String metaUrl, boolean readOnly, DataCache dataCache,
                      MeterRegistry meters, Duration syncInterval) {
+        this(meta, ufs, metaUrl, readOnly, dataCache, meters, syncInterval, 0);
+    }
+
+    /** {@code dirReadahead}: small files read ahead of a directory's reader (dir_readahead), 0 for none. */
+    StrataFileSystem(MetaStore meta, UnderFileSystem ufs, String metaUrl, boolean readOnly, DataCache dataCache,
+                     MeterRegistry meters, Duration syncInterval, int dirReadahead) {
         this.meta = requireNonNull(meta, "meta is null");
         this.ufs = requireNonNull(ufs, "ufs is null");
         // Only ever shown (mount line, logs, errors): never with its password.
@@ -135,6 +143,7 @@ public final class StrataFileSystem implements AutoCloseable {
         this.meters = requireNonNull(meters, "meters is null");
         this.openFiles = new OpenFiles(ufs, meta, dataCache, syncInterval == null);
         this.namespace = new Namespace(meta, ufs, syncInterval, ino -> openFiles.get(ino).isPresent());
+        this.directoryReadahead = new DirectoryReadahead(meta, namespace, ufs, dataCache, dirReadahead, meters);
     }
 
     /**
@@ -184,7 +193,7 @@ public final class StrataFileSystem implements AutoCloseable {
         MetaStore metered = new MeteredMetaStore(meta, meters);
         StrataFileSystem fs = new StrataFileSystem(withHeapCache(metered, options), ufs, metaUrl,
                 options.get(VolumeOptions.READ_ONLY), dataCache, meters,
-                options.get(VolumeOptions.METADATA_SYNC_INTERVAL));
+                options.get(VolumeOptions.METADATA_SYNC_INTERVAL), options.get(ReadaheadOptions.DIR_READAHEAD));
         if (!fs.readOnly) {
             try {
                 fs.startSession(options.get(VolumeOptions.SESSION_EXPIRE));
@@ -808,6 +817,9 @@ public final class StrataFileSystem implements AutoCloseable {
             throw new FsException(FsError.ENOTSUP, "only regular files hold data here: inode " + ino);
         }
         OpenFile file = openFiles.acquire(inode, namespace.dataPath(inode), writable);
+        if (!writable) {
+            directoryReadahead.opened(inode);
+        }
         String opened = file.cacheVersion();
         if (opened != null && inode.ufsVersion() != null && !opened.equals(inode.ufsVersion())) {
             changes.contentChanged(ino); // replaced behind our back: what the frontend cached is stale
@@ -1116,7 +1128,7 @@ public final class StrataFileSystem implements AutoCloseable {
             }
         }
         failures.forEach(e -> log.error("could not flush an open file at unmount", e));
-        try (ufs; meta; dataCache) {
+        try (ufs; meta; dataCache; DirectoryReadahead fetchers = directoryReadahead) {
             if (!failures.isEmpty()) {
                 throw failures.get(0);
             }

@@ -49,4 +49,106 @@ class S3PageCacheTest extends AbstractPageCacheTest {
         assertArrayEquals(Bytes.random(22, 3 * MIB), Files.readAllBytes(volume.path("f.bin")));
         assertEquals(3 * MIB, Files.size(volume.path("f.bin")), "the new size is recorded");
     }
+
+    // ---- dir_readahead: a directory's small files read in name order are fetched ahead ----------
+
+    private static final int SMALL_FILES = 20;
+
+    private static String smallFile(int i) {
+        return "scan/f" + String.format("%02d", i);
+    }
+
+    private static byte[] smallContent(int i) {
+        return Bytes.random(100 + i, 20_000 + i);
+    }
+
+    private void putSmallFiles(MountedVolume volume) {
+        for (int i = 0; i < SMALL_FILES; i++) {
+            putObject(volume, smallFile(i), smallContent(i));
+        }
+    }
+
+    private static void readSmallFile(MountedVolume volume, int i) throws IOException {
+        assertArrayEquals(smallContent(i), Files.readAllBytes(volume.path(smallFile(i))), smallFile(i));
+    }
+
+    /** Files fetched ahead so far; counted once each fetch is in the cache. */
+    private static double fetchedAhead(MountedVolume volume) {
+        return volume.meters().find("strata.readahead.files").counter().count();
+    }
+
+    private static void awaitFetchedAhead(MountedVolume volume, int files) {
+        Poll.until("files fetched ahead", files, FILL_TIMEOUT, () -> (int) fetchedAhead(volume));
+    }
+
+    // A probe of the cache through the mount (user.strata.cached) would not do here: Java reads an
+    // extended attribute through a descriptor it opens, and those opens are a reader's to the
+    // readahead. The meters say what was fetched instead.
+
+    @Test
+    void smallFilesOpenedInTheirDirectorysOrderAreFetchedAheadOfTheReader() throws IOException {
+        MountedVolume volume = mount();
+        putSmallFiles(volume);
+        readSmallFile(volume, 0);
+        readSmallFile(volume, 1); // the second in a row: the next 8 are fetched
+
+        awaitFetchedAhead(volume, 8);
+        awaitFills(volume);
+        double fetches = counter(volume, "strata.cache.fetches", "ufs");
+        readSmallFile(volume, 2);
+        readSmallFile(volume, 3);
+        readSmallFile(volume, 4);
+        assertEquals(fetches, counter(volume, "strata.cache.fetches", "ufs"), "read from the cache");
+        assertEquals(8, fetchedAhead(volume), "no further than the window");
+    }
+
+    @Test
+    void theWindowMovesWithTheReaderToTheDirectorysEnd() throws IOException {
+        MountedVolume volume = mount();
+        putSmallFiles(volume);
+        for (int i = 0; i < SMALL_FILES; i++) {
+            readSmallFile(volume, i);
+        }
+        awaitFetchedAhead(volume, SMALL_FILES - 2); // every file after the first two, once
+        awaitFills(volume);
+        assertEquals(SMALL_FILES - 2, fetchedAhead(volume));
+    }
+
+    @Test
+    void filesOpenedOutOfOrderAreNotFetchedAhead() throws IOException {
+        MountedVolume volume = mount();
+        putSmallFiles(volume);
+        for (int i : new int[] {5, 2, 9, 0, 3}) {
+            readSmallFile(volume, i);
+        }
+        // Then in order, as a marker: what an earlier open queued is fetched before this window is.
+        readSmallFile(volume, 10);
+        readSmallFile(volume, 11);
+        awaitFetchedAhead(volume, 8);
+        awaitFills(volume);
+        assertEquals(8, fetchedAhead(volume), "only the window after the files read in order");
+    }
+
+    @Test
+    void aFileLargerThanAPageIsLeftToItsOwnReadahead() throws IOException {
+        MountedVolume volume = mount();
+        putSmallFiles(volume);
+        putObject(volume, smallFile(2), Bytes.random(7, 2 * MIB));
+        readSmallFile(volume, 0);
+        readSmallFile(volume, 1);
+        awaitFetchedAhead(volume, 7);
+        awaitFills(volume);
+        assertEquals(7, fetchedAhead(volume), "the window but the large file");
+    }
+
+    @Test
+    void dirReadaheadZeroFetchesNothingAhead() throws IOException {
+        MountedVolume volume = mount("dir_readahead=0");
+        putSmallFiles(volume);
+        for (int i = 0; i < 4; i++) {
+            readSmallFile(volume, i);
+        }
+        awaitFills(volume);
+        assertEquals(0, fetchedAhead(volume));
+    }
 }

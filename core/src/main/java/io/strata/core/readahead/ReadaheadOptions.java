@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * Options of the readahead/prefetch engine under the page store (S3 volumes): how far a sequential
- * reader is read ahead, whether a random read fetches its whole block, and how much memory the
- * engine's buffers may hold.
+ * reader is read ahead, whether a random read fetches its whole block, how much memory the
+ * engine's buffers may hold, and how many small files a directory's reader is read ahead.
  */
 public final class ReadaheadOptions implements OptionGroup {
     // 16 MiB read a cold 1 GiB object as fast as 64 MiB did, at 0 and at 10 ms to S3, and kept the
@@ -37,6 +37,15 @@ public final class ReadaheadOptions implements OptionGroup {
             .check(s -> s.bytes() >= (64 << 10), "at least 64KiB")
             .build();
 
+    public static final Option<Integer> DIR_READAHEAD = Option.builder("dir_readahead", OptionType.INT)
+            .defaultValue(8)
+            .doc("Small files (a page or less) fetched into the cache ahead of a reader that opens a"
+                    + " directory's files one after another in name order (cp -r, tar, grep -r, a loader reading"
+                    + " shards in turn), once two such opens in a row show the order; at most this many files"
+                    + " ahead of the reader, per directory. S3 volumes only; 0 turns it off.")
+            .check(n -> n >= 0 && n <= 64, "0 to 64")
+            .build();
+
     @Override
     public String title() {
         return "Readahead";
@@ -44,6 +53,6 @@ public final class ReadaheadOptions implements OptionGroup {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(MAX_READAHEAD, PREFETCH, BUFFER_SIZE);
+        return List.of(MAX_READAHEAD, PREFETCH, BUFFER_SIZE, DIR_READAHEAD);
     }
 }

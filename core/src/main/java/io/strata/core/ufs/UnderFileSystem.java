@@ -70,6 +70,14 @@ public interface UnderFileSystem extends Closeable {
         return true;
     }
 
+    /**
+     * Whether each read is a request over the network (object stores), so that fetching data
+     * before it is asked for can hide the request's time; a local directory's reads are not.
+     */
+    default boolean remote() {
+        return false;
+    }
+
     /** Capacity of the storage, for statfs; empty where it is unbounded (object stores). */
     Optional<Capacity> capacity() throws IOException;
 

@@ -79,6 +79,11 @@ public final class MeteredUnderFileSystem implements UnderFileSystem {
     }
 
     @Override
+    public boolean remote() {
+        return engine.remote();
+    }
+
+    @Override
     public Optional<Capacity> capacity() throws IOException {
         return engine.capacity();
     }

@@ -489,6 +489,11 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     }
 
     @Override
+    public boolean remote() {
+        return true;
+    }
+
+    @Override
     public Optional<Capacity> capacity() {
         return Optional.empty();
     }
