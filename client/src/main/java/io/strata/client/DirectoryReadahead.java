@@ -90,22 +90,25 @@ final class DirectoryReadahead implements AutoCloseable {
         fetchers.allowCoreThreadTimeOut(true);
     }
 
-    /** A file was opened for reading: follows its directory's reader, and fetches ahead of it. */
+    /**
+     * A file was opened for reading: follows its directory's reader, and fetches ahead of it.
+     * Never fails the open: what goes wrong here only leaves the files to their reader.
+     */
     void opened(Inode file) {
-        if (window == 0 || !cache.enabled() || !file.isFile() || file.parent() <= 0 || !ufs.remote()) {
+        if (window == 0 || !cache.enabled() || !file.isFile() || file.parent() <= 0) {
             return;
         }
-        List<Inode> next;
         try {
-            next = follow(file.parent(), file.name());
+            if (!ufs.remote()) {
+                return;
+            }
+            for (Inode inode : follow(file.parent(), file.name())) {
+                if (worthFetching(inode)) {
+                    fetchers.execute(() -> fetch(inode));
+                }
+            }
         } catch (IOException | RuntimeException e) {
             log.debug("cannot read directory {} ahead of its reader", file.parent(), e);
-            return;
-        }
-        for (Inode inode : next) {
-            if (worthFetching(inode)) {
-                fetchers.execute(() -> fetch(inode));
-            }
         }
     }
 
