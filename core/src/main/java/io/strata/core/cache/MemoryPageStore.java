@@ -47,6 +47,8 @@ public final class MemoryPageStore implements PageStore {
     private static final long SLAB_BYTES = 64L << 20;
     /** The smallest slot a frame is split into; a shorter page still takes one. */
     static final int MIN_SLOT = 16 << 10;
+    /** A frame is cut into at most 2^6 = 64 slots (of 16 KiB, for 1 MiB pages). */
+    private static final int MAX_SPLIT = 6;
 
     private final int pageSize;
     private final long capacityBytes;
@@ -90,7 +92,7 @@ public final class MemoryPageStore implements PageStore {
         this.capacityBytes = capacityBytes;
         this.maxFrames = (int) Math.min(Integer.MAX_VALUE, capacityBytes / pageSize);
         int k = 0;
-        while (k < 6 && (pageSize >> (k + 1)) >= MIN_SLOT) {
+        while (k < MAX_SPLIT && (pageSize >> (k + 1)) >= MIN_SLOT) {
             k++;
         }
         this.splits = k;
