@@ -130,8 +130,8 @@ final class DirectoryReadahead implements AutoCloseable {
                 if (scan.ahead.size() > window / 2) {
                     return List.of();
                 }
-                return ahead(scan, dir, scan.ahead.peekLast() == null ? name : scan.ahead.peekLast(),
-                        window - scan.ahead.size());
+                String after = scan.ahead.isEmpty() ? name : scan.ahead.peekLast();
+                return enqueue(scan, filesAfter(dir, after, window - scan.ahead.size()));
             }
             // Nothing ahead: in order if it is the first file after the last one; one listing read
             // both tells and gives the window beyond it.
@@ -139,19 +139,14 @@ final class DirectoryReadahead implements AutoCloseable {
             if (files.isEmpty() || !files.get(0).dentry().name().equals(name)) {
                 return List.of();
             }
-            List<Inode> next = new ArrayList<>(files.size() - 1);
-            for (DirectoryEntry entry : files.subList(1, files.size())) {
-                scan.ahead.add(entry.dentry().name());
-                next.add(entry.inode());
-            }
-            return next;
+            return enqueue(scan, files.subList(1, files.size()));
         }
     }
 
-    /** Adds up to {@code count} files after {@code after} to the scan's window; returns their inodes. */
-    private List<Inode> ahead(Scan scan, long dir, String after, int count) throws IOException {
-        List<Inode> next = new ArrayList<>(count);
-        for (DirectoryEntry entry : filesAfter(dir, after, count)) {
+    /** Adds {@code files} to the scan's window, in order; returns their inodes. */
+    private static List<Inode> enqueue(Scan scan, List<DirectoryEntry> files) {
+        List<Inode> next = new ArrayList<>(files.size());
+        for (DirectoryEntry entry : files) {
             scan.ahead.add(entry.dentry().name());
             next.add(entry.inode());
         }
