@@ -259,41 +259,51 @@ abstract class AbstractPageStoreTest {
 
     @Test
     void concurrentReadersNeverSeeWrongBytes() throws Exception {
-        int threads = 4;
         PageStore store = store();
+        int hits = hitsOfThreads(4, random -> {
+            int found = 0;
+            for (int i = 0; i < 400; i++) {
+                PageId id = id("shared", random.nextInt(CAPACITY_PAGES * 2));
+                if (random.nextInt(3) == 0) {
+                    store.put(id, page(id));
+                } else {
+                    int offset = random.nextInt(PAGE);
+                    int length = 1 + random.nextInt(Math.min(PAGE - offset, 70_000));
+                    byte[] got = read(store, id, offset, length);
+                    if (got != null) {
+                        assertArrayEquals(slice(content(id, PAGE), offset, length), got);
+                        found++;
+                    }
+                }
+            }
+            return found;
+        });
+        assertTrue(hits > 0, "some reads hit");
+        assertFalse(store().usedBytes() > store().capacityBytes());
+    }
+
+    /** One thread's share of a concurrent test: its steps, from its own seeded random; returns its hits. */
+    @FunctionalInterface
+    interface Racer {
+        int run(Random random) throws Exception;
+    }
+
+    /** Runs {@code racer} on {@code threads} threads at once, thread t seeded with t; returns their hits summed. */
+    static int hitsOfThreads(int threads, Racer racer) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             List<Future<Integer>> results = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
-                int seed = t;
-                results.add(pool.submit(() -> {
-                    Random random = new Random(seed);
-                    int hits = 0;
-                    for (int i = 0; i < 400; i++) {
-                        PageId id = id("shared", random.nextInt(CAPACITY_PAGES * 2));
-                        if (random.nextInt(3) == 0) {
-                            store().put(id, page(id));
-                        } else {
-                            int offset = random.nextInt(PAGE);
-                            int length = 1 + random.nextInt(Math.min(PAGE - offset, 70_000));
-                            byte[] got = read(store(), id, offset, length);
-                            if (got != null) {
-                                assertArrayEquals(slice(content(id, PAGE), offset, length), got);
-                                hits++;
-                            }
-                        }
-                    }
-                    return hits;
-                }));
+                long seed = t;
+                results.add(pool.submit(() -> racer.run(new Random(seed))));
             }
             int hits = 0;
-            for (Future<Integer> f : results) {
-                hits += f.get();
+            for (Future<Integer> result : results) {
+                hits += result.get();
             }
-            assertTrue(hits > 0, "some reads hit");
+            return hits;
         } finally {
             pool.shutdown();
         }
-        assertFalse(store().usedBytes() > store().capacityBytes());
     }
 }

@@ -4,14 +4,8 @@ import io.strata.core.cache.evict.EvictionPolicies;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -102,41 +96,27 @@ class MemoryPageStoreTest extends AbstractPageStoreTest {
 
     @Test
     void readersNeverSeeWrongBytesWhileFramesAreCutAndJoined() throws Exception {
-        int threads = 4;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try {
-            List<Future<Integer>> results = new ArrayList<>();
-            for (int t = 0; t < threads; t++) {
-                int seed = t;
-                results.add(pool.submit(() -> {
-                    Random random = new Random(seed);
-                    int hits = 0;
-                    for (int i = 0; i < 2_000; i++) {
-                        int index = random.nextInt(CAPACITY_PAGES * 6);
-                        PageId id = id("mixed", index);
-                        int length = lengthOf(index);
-                        if (random.nextInt(3) == 0) {
-                            store().put(id, shortPage(id, length));
-                        } else {
-                            int offset = random.nextInt(length);
-                            byte[] got = read(store(), id, offset, length - offset);
-                            if (got != null) {
-                                assertArrayEquals(slice(content(id, length), offset, length - offset), got);
-                                hits++;
-                            }
-                        }
+        PageStore store = store();
+        int hits = hitsOfThreads(4, random -> {
+            int found = 0;
+            for (int i = 0; i < 2_000; i++) {
+                int index = random.nextInt(CAPACITY_PAGES * 6);
+                PageId id = id("mixed", index);
+                int length = lengthOf(index);
+                if (random.nextInt(3) == 0) {
+                    store.put(id, shortPage(id, length));
+                } else {
+                    int offset = random.nextInt(length);
+                    byte[] got = read(store, id, offset, length - offset);
+                    if (got != null) {
+                        assertArrayEquals(slice(content(id, length), offset, length - offset), got);
+                        found++;
                     }
-                    return hits;
-                }));
+                }
             }
-            int hits = 0;
-            for (Future<Integer> result : results) {
-                hits += result.get();
-            }
-            assertTrue(hits > 0, "some reads hit");
-        } finally {
-            pool.shutdown();
-        }
+            return found;
+        });
+        assertTrue(hits > 0, "some reads hit");
     }
 
     /** Each page's own length, from whole pages down to a sixteenth of a slot. */
