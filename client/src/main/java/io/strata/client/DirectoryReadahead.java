@@ -1,5 +1,6 @@
 package io.strata.client;
 
+import io.strata.core.concurrent.DaemonThreads;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.micrometer.core.instrument.Counter;
@@ -21,7 +22,6 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.util.Objects.requireNonNull;
 
@@ -80,13 +80,9 @@ final class DirectoryReadahead implements AutoCloseable {
         this.fetched = Counter.builder("strata.readahead.files")
                 .description("Small files fetched into the cache ahead of a reader opening a directory's files in order")
                 .register(meters);
-        AtomicInteger threads = new AtomicInteger();
         this.fetchers = new ThreadPoolExecutor(FETCHERS, FETCHERS, 10, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(FETCHERS * 8), runnable -> {
-                    Thread thread = new Thread(runnable, "strata-dir-readahead-" + threads.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                }, new ThreadPoolExecutor.DiscardPolicy());
+                new ArrayBlockingQueue<>(FETCHERS * 8), DaemonThreads.numbered("strata-dir-readahead"),
+                new ThreadPoolExecutor.DiscardPolicy());
         fetchers.allowCoreThreadTimeOut(true);
     }
 

@@ -1,5 +1,6 @@
 package io.strata.client;
 
+import io.strata.core.concurrent.DaemonThreads;
 import io.strata.meta.MetaStoreUrls;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.strata.client.metacache.CachedMetaStore;
@@ -212,11 +213,8 @@ public final class StrataFileSystem implements AutoCloseable {
      */
     private void startSession(Duration expire) throws IOException {
         sessions = Sessions.open(meta, ufs, Clocks::nowNs, expire);
-        sessionKeeper = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "strata-session-" + sessions.id());
-            thread.setDaemon(true);
-            return thread;
-        });
+        sessionKeeper = Executors.newSingleThreadScheduledExecutor(
+                DaemonThreads.named("strata-session-" + sessions.id()));
         long periodMs = Math.max(expire.toMillis() / 4, 100);
         sessionKeeper.scheduleWithFixedDelay(this::keepSessionAlive, 0, periodMs, TimeUnit.MILLISECONDS);
     }

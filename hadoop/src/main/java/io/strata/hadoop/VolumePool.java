@@ -1,11 +1,10 @@
 package io.strata.hadoop;
 
+import io.strata.core.concurrent.DaemonThreads;
 import org.apache.hadoop.conf.Configuration;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The threads that run vectored reads for one {@code strata://} file system, and how reads are
@@ -24,7 +23,7 @@ final class VolumePool implements AutoCloseable {
     private final VectoredReads vectoredReads;
 
     private VolumePool(int threadCount, int minSeek, int maxMerged) {
-        this.threads = Executors.newFixedThreadPool(threadCount, daemonThreads());
+        this.threads = Executors.newFixedThreadPool(threadCount, DaemonThreads.numbered("strata-vectored-read"));
         this.vectoredReads = new VectoredReads(threads, minSeek, maxMerged);
     }
 
@@ -43,14 +42,6 @@ final class VolumePool implements AutoCloseable {
         return vectoredReads;
     }
 
-    private static ThreadFactory daemonThreads() {
-        AtomicInteger count = new AtomicInteger();
-        return runnable -> {
-            Thread thread = new Thread(runnable, "strata-vectored-read-" + count.incrementAndGet());
-            thread.setDaemon(true); // an unclosed file system never keeps a job's JVM alive
-            return thread;
-        };
-    }
 
     @Override
     public void close() {

@@ -1,5 +1,6 @@
 package io.strata.cli.bench;
 
+import io.strata.core.concurrent.DaemonThreads;
 import io.strata.cli.Messages;
 
 import java.io.IOException;
@@ -20,7 +21,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.util.Objects.requireNonNull;
 
@@ -48,13 +48,9 @@ public final class BenchWorkload implements AutoCloseable {
     public BenchWorkload(Path dir, BenchSpec spec) {
         this.dir = requireNonNull(dir, "dir is null");
         this.spec = requireNonNull(spec, "spec is null");
-        AtomicInteger ids = new AtomicInteger();
+        // daemons: Ctrl-C must not wait for a thread stuck in a slow write
         this.pool = new ThreadPoolExecutor(spec.threads(), spec.threads(), 0, TimeUnit.MILLISECONDS,
-                new LinkedBlockingQueue<>(), task -> {
-                    Thread thread = new Thread(task, "strata-bench-" + ids.incrementAndGet());
-                    thread.setDaemon(true); // Ctrl-C must not wait for a thread stuck in a slow write
-                    return thread;
-                });
+                new LinkedBlockingQueue<>(), DaemonThreads.numbered("strata-bench"));
         pool.prestartAllCoreThreads(); // thread start-up is not part of the first phase's time
         this.writeBlocks = ThreadLocal.withInitial(() -> {
             byte[] random = new byte[spec.blockSize()];

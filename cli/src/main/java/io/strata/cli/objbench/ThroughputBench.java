@@ -1,5 +1,6 @@
 package io.strata.cli.objbench;
 
+import io.strata.core.concurrent.DaemonThreads;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
@@ -66,11 +67,8 @@ public final class ThroughputBench {
     public void run(Consumer<ThroughputRow> rows) throws IOException {
         byte[] data = new byte[(int) Math.max(settings.blockSize(), settings.smallObjectSize()) + OFFSETS];
         new Random().nextBytes(data);
-        ExecutorService pool = Executors.newFixedThreadPool(settings.threads(), runnable -> {
-            Thread thread = new Thread(runnable, "strata-objbench");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ExecutorService pool = Executors.newFixedThreadPool(settings.threads(),
+                DaemonThreads.numbered("strata-objbench"));
         try {
             if (settings.bigObjectSize() > 0) {
                 bigObject(pool, data, rows);

@@ -1,5 +1,6 @@
 package io.strata.client.metrics;
 
+import io.strata.core.concurrent.DaemonThreads;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.strata.core.conf.Options;
@@ -51,11 +52,7 @@ public final class MetricsServer implements AutoCloseable {
             throw new IOException("cannot serve metrics on " + address.getHostString() + ":" + address.getPort()
                     + " (" + e.getMessage() + "); choose a free metrics_port", e);
         }
-        ExecutorService executor = Executors.newSingleThreadExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "strata-metrics-http");
-            thread.setDaemon(true);
-            return thread;
-        });
+        ExecutorService executor = Executors.newSingleThreadExecutor(DaemonThreads.named("strata-metrics-http"));
         server.setExecutor(executor);
         server.createContext("/", exchange -> respond(exchange, meters));
         server.start();

@@ -1,5 +1,6 @@
 package io.strata.core.cache;
 
+import io.strata.core.concurrent.DaemonThreads;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import org.slf4j.Logger;
@@ -11,7 +12,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.util.Objects.requireNonNull;
 
@@ -83,13 +83,8 @@ final class BlockLoader implements AutoCloseable {
         this.pageSize = pageSize;
         this.blockSize = blockSize;
         this.meters = metrics.tier("all");
-        AtomicInteger n = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
-                r -> {
-                    Thread t = new Thread(r, "strata-cache-load-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                }, new ThreadPoolExecutor.AbortPolicy());
+                DaemonThreads.numbered("strata-cache-load"), new ThreadPoolExecutor.AbortPolicy());
         pool.allowCoreThreadTimeOut(true);
     }
 

@@ -1,5 +1,6 @@
 package io.strata.core.cache;
 
+import io.strata.core.concurrent.DaemonThreads;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.strata.core.cache.evict.EvictionPolicies;
 import com.github.benmanes.caffeine.cache.Cache;
@@ -17,7 +18,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 
 import static java.util.Objects.requireNonNull;
@@ -98,13 +98,9 @@ public final class PageCache implements Closeable {
     }
 
     private static ThreadPoolExecutor fillPool() {
-        AtomicInteger n = new AtomicInteger();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(FILL_THREADS, FILL_THREADS, 30, TimeUnit.SECONDS,
-                new ArrayBlockingQueue<>(FILL_QUEUE), r -> {
-                    Thread t = new Thread(r, "strata-cache-fill-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                }, new ThreadPoolExecutor.AbortPolicy());
+                new ArrayBlockingQueue<>(FILL_QUEUE), DaemonThreads.numbered("strata-cache-fill"),
+                new ThreadPoolExecutor.AbortPolicy());
         pool.allowCoreThreadTimeOut(true);
         return pool;
     }

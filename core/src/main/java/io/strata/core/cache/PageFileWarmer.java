@@ -1,5 +1,6 @@
 package io.strata.core.cache;
 
+import io.strata.core.concurrent.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,11 +37,8 @@ final class PageFileWarmer implements AutoCloseable {
     private final ByteBuffer sink = ByteBuffer.allocateDirect(READ);
 
     PageFileWarmer(String name) {
-        thread = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE), r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        }, new ThreadPoolExecutor.AbortPolicy());
+        thread = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(QUEUE),
+                DaemonThreads.named(name), new ThreadPoolExecutor.AbortPolicy());
         thread.allowCoreThreadTimeOut(true);
     }
 

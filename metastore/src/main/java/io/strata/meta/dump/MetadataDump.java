@@ -1,5 +1,6 @@
 package io.strata.meta.dump;
 
+import io.strata.core.concurrent.DaemonThreads;
 import io.strata.meta.VolumeFormat;
 import io.strata.meta.MetaStore;
 import io.strata.meta.dump.Loader.LoadResult;
@@ -16,7 +17,6 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.util.Objects.requireNonNull;
 
@@ -210,12 +210,7 @@ public final class MetadataDump {
     }
 
     static ExecutorService daemonThreads(String name, int threads) {
-        AtomicInteger count = new AtomicInteger();
-        return Executors.newFixedThreadPool(threads, task -> {
-            Thread thread = new Thread(task, name + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        return Executors.newFixedThreadPool(threads, DaemonThreads.numbered(name));
     }
 
     private static void checkPositive(int value, String name) {

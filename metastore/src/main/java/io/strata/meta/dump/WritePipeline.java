@@ -1,11 +1,11 @@
 package io.strata.meta.dump;
 
+import io.strata.core.concurrent.DaemonThreads;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static java.util.Objects.requireNonNull;
@@ -27,12 +27,7 @@ final class WritePipeline implements AutoCloseable {
         this.target = requireNonNull(target, "target is null");
         this.inFlight = inFlight;
         this.slots = new Semaphore(inFlight);
-        AtomicInteger count = new AtomicInteger();
-        this.writers = Executors.newFixedThreadPool(threads, task -> {
-            Thread thread = new Thread(task, "strata-load-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        });
+        this.writers = Executors.newFixedThreadPool(threads, DaemonThreads.numbered("strata-load"));
     }
 
     void submit(LoadBatch batch) throws IOException {

@@ -1,5 +1,6 @@
 package io.strata.core.ufs.s3;
 
+import io.strata.core.concurrent.DaemonThreads;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.async.AsyncResponseTransformer;
@@ -97,11 +98,7 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         builder.start();
         JvmShutdown.watch();
         this.firstByteTimeoutNanos = firstByteTimeout.toNanos();
-        this.watchdogs = new ScheduledThreadPoolExecutor(1, r -> {
-            Thread t = new Thread(r, "strata-s3-first-byte");
-            t.setDaemon(true);
-            return t;
-        });
+        this.watchdogs = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("strata-s3-first-byte"));
         watchdogs.setRemoveOnCancelPolicy(true); // most GETs answer in time: their timers go at once
     }
 
