@@ -108,7 +108,8 @@ public final class MetadataDump {
             }
             DumpCounters counters = source.counters();
             progress.start("dump", counters.inodes());
-            ExecutorService fetchers = daemonThreads("strata-dump", Math.max(1, source.parallelism()));
+            ExecutorService fetchers = Executors.newFixedThreadPool(Math.max(1, source.parallelism()),
+                    DaemonThreads.numbered("strata-dump"));
             try (DumpWriter writer = new DumpWriter(out, encoding)) {
                 writer.header(settings, secretsRemoved, counters);
                 TreeWalker walker = new TreeWalker(source, writer, fetchers, options.pageSize(),
@@ -207,10 +208,6 @@ public final class MetadataDump {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while stopping the dump");
         }
-    }
-
-    static ExecutorService daemonThreads(String name, int threads) {
-        return Executors.newFixedThreadPool(threads, DaemonThreads.numbered(name));
     }
 
     private static void checkPositive(int value, String name) {
