@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import static java.util.Objects.requireNonNull;
 
@@ -84,17 +85,21 @@ final class DeferredUnderFileSystem implements UnderFileSystem {
 
     @Override
     public boolean preallocates() {
-        try {
-            return storage().preallocates();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return askOpened(UnderFileSystem::preallocates);
     }
 
     @Override
     public boolean remote() {
+        return askOpened(UnderFileSystem::remote);
+    }
+
+    /**
+     * A property of the storage, once it is open: these methods declare no IOException, so a failure
+     * to open is thrown unchecked.
+     */
+    private boolean askOpened(Predicate<UnderFileSystem> property) {
         try {
-            return storage().remote();
+            return property.test(storage());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
