@@ -91,11 +91,7 @@ public final class MemoryPageStore implements PageStore {
         this.pageSize = pageSize;
         this.capacityBytes = capacityBytes;
         this.maxFrames = (int) Math.min(Integer.MAX_VALUE, capacityBytes / pageSize);
-        int k = 0;
-        while (k < MAX_SPLIT && (pageSize >> (k + 1)) >= MIN_SLOT) {
-            k++;
-        }
-        this.splits = k;
+        this.splits = deepestSplit(pageSize, MIN_SLOT, MAX_SPLIT);
         for (int i = 0; i <= splits; i++) {
             freeSlots.add(new LinkedHashSet<>());
         }
@@ -200,8 +196,13 @@ public final class MemoryPageStore implements PageStore {
 
     /** The deepest split of a frame whose slots still hold {@code length} bytes: 0 for a whole page. */
     private int splitFor(int length) {
+        return deepestSplit(pageSize, length, splits);
+    }
+
+    /** The deepest split, at most {@code limit}, of a page-sized frame whose slots still hold {@code bytes}. */
+    private static int deepestSplit(int pageSize, int bytes, int limit) {
         int split = 0;
-        while (split < splits && (pageSize >> (split + 1)) >= length) {
+        while (split < limit && (pageSize >> (split + 1)) >= bytes) {
             split++;
         }
         return split;
