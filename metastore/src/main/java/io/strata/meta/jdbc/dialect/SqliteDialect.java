@@ -65,6 +65,10 @@ public final class SqliteDialect implements SqlDialect {
         config.setJournalMode(SQLiteConfig.JournalMode.WAL);
         config.setSynchronous(SQLiteConfig.SynchronousMode.NORMAL);
         config.setBusyTimeout(BUSY_TIMEOUT_MILLIS);
+        // The engine reads what an INSERT made through RETURNING. Left on, the driver matched every
+        // update's SQL against a regular expression and, after each INSERT, prepared and ran a
+        // statement of its own (SELECT last_insert_rowid()) for JDBC's getGeneratedKeys
+        config.setGetGeneratedKeys(false);
         return config.createConnection("jdbc:sqlite:" + file);
     }
 

@@ -5,6 +5,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
@@ -28,6 +30,21 @@ final class SqliteDialectTest {
             SQLException nullColumn = assertThrows(SQLException.class,
                     () -> statement.execute("INSERT INTO t VALUES (2, NULL)"));
             assertFalse(dialect.isUniqueViolation(nullColumn), nullColumn.getMessage());
+        }
+    }
+
+    @Test
+    void anInsertRunsNoStatementOfTheDriversForGeneratedKeys() throws Exception {
+        SqliteDialect dialect = new SqliteDialect(dir.resolve("t.db"));
+        try (Connection connection = dialect.connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE t (a INTEGER PRIMARY KEY, b TEXT NOT NULL)");
+            try (PreparedStatement insert = connection.prepareStatement("INSERT INTO t (b) VALUES (?)")) {
+                insert.setString(1, "x");
+                insert.executeUpdate();
+                try (ResultSet keys = insert.getGeneratedKeys()) {
+                    assertFalse(keys.next(), "the driver read last_insert_rowid() after the INSERT");
+                }
+            }
         }
     }
 
