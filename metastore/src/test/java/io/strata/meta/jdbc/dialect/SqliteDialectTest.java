@@ -14,7 +14,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The SQLite specifics the engine relies on: how a taken key is reported, which paths are accepted. */
+/**
+ * The SQLite specifics the engine relies on: how a taken key is reported, which paths are accepted,
+ * and that the driver adds no statement of its own to an INSERT.
+ */
 final class SqliteDialectTest {
     @TempDir
     Path dir;
