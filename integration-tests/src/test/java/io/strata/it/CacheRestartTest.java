@@ -1,5 +1,6 @@
 package io.strata.it;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A mount daemon killed with SIGKILL in the middle of a read: the next mount of the same source
  * finds the pages the dead one cached (its index rebuilt from the cache directory) and serves them
  * as hits, and every byte read afterwards is right, including the file the daemon was reading.
+ * A file's short last page settles to disk behind its read (TieredPageStore), so the test waits
+ * for every page to be on disk before it kills; one not yet settled would be fetched again.
  * Also {@code strata warmup} and {@code --check} against the live daemon.
  */
 class CacheRestartTest {
@@ -72,6 +75,14 @@ class CacheRestartTest {
         return new long[] {Long.parseLong(parts[0]), Long.parseLong(parts[1])};
     }
 
+    /** How many of the file's pages the disk tier holds, as {@code user.strata.info} reports them. */
+    private static long pagesOnDisk(Path file) throws IOException {
+        UserDefinedFileAttributeView view = Files.getFileAttributeView(file, UserDefinedFileAttributeView.class);
+        ByteBuffer value = ByteBuffer.allocate(view.size("strata.info"));
+        view.read("strata.info", value);
+        return new ObjectMapper().readTree(value.array()).path("cached_pages").path("disk").asLong();
+    }
+
     @Test
     void afterKillDashNineMidReadTheNextMountReusesTheCache() throws Exception {
         byte[] warm = Bytes.random(21, 32 * MIB + 5);
@@ -82,6 +93,8 @@ class CacheRestartTest {
         assertArrayEquals(warm, Files.readAllBytes(mountPoint.resolve("warm.bin")));
         Poll.until("warm.bin fully cached", (long) warm.length, Duration.ofSeconds(30),
                 () -> cached(mountPoint.resolve("warm.bin"))[0]);
+        Poll.until("every page of warm.bin on disk", 33L, Duration.ofSeconds(30),
+                () -> pagesOnDisk(mountPoint.resolve("warm.bin")));
 
         Process reader = new ProcessBuilder("dd", "if=" + mountPoint.resolve("cold.bin"), "of=/dev/null", "bs=128k")
                 .redirectErrorStream(true).start();

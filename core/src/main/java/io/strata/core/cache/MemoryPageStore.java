@@ -41,6 +41,11 @@ import static java.util.Objects.requireNonNull;
  * slots' write locks once on the way, so a reader still copying from one of them fails the same
  * way. A slot records the page whose bytes it holds, set only once they are all in, so a reserved
  * but unfilled slot is a miss as well.
+ *
+ * <p>A page evicted to make room can be handed down ({@link #handDownTo}): its bytes are copied out
+ * under the lock, before its slot can be filled again, and given to the {@link HandDown} once the
+ * lock is released, on the thread whose put evicted it. A page evicted before its own put had
+ * copied it in is handed down by that put, from the bytes it was given.
  */
 public final class MemoryPageStore implements PageStore {
     /** Frames per slab: 64 MiB of 1 MiB pages; fewer for a smaller tier. */
@@ -69,6 +74,29 @@ public final class MemoryPageStore implements PageStore {
     private final List<ByteBuffer> slabs = new ArrayList<>();
     private int allocatedFrames;
     private long usedBytes;
+    private volatile HandDown handDown = HandDown.NONE;
+
+    /** Where pages evicted to make room go, if anywhere. */
+    public interface HandDown {
+        HandDown NONE = new HandDown() {
+            @Override
+            public boolean wants(PageId id) {
+                return false;
+            }
+
+            @Override
+            public void evicted(PageId id, ByteBuffer bytes) {}
+        };
+
+        /** Whether an evicted page's bytes are wanted; asked under the store's lock, or by the page's own put. */
+        boolean wants(PageId id);
+
+        /** An evicted page's bytes, readable for the call, once the store's lock is released. */
+        void evicted(PageId id, ByteBuffer bytes);
+    }
+
+    /** A page evicted and copied out for the {@link HandDown}. */
+    private record Evicted(PageId id, ByteBuffer bytes) {}
 
     /**
      * @param capacityBytes the tier's size; it holds {@code capacityBytes / pageSize} pages
@@ -101,6 +129,11 @@ public final class MemoryPageStore implements PageStore {
         metrics.gauges("memory", this);
     }
 
+    /** Sends the pages this store evicts to make room, those {@code handDown} wants, to it. */
+    public void handDownTo(HandDown handDown) {
+        this.handDown = requireNonNull(handDown, "handDown is null");
+    }
+
     public int pageSize() {
         return pageSize;
     }
@@ -124,6 +157,25 @@ public final class MemoryPageStore implements PageStore {
         slot.usedNs = nanoClock.getAsLong();
         meters.hits.increment();
         meters.bytesRead.increment(copied);
+        return copied;
+    }
+
+    /**
+     * The whole page into {@code dst} for the tier below: not a reader's read, so it is neither a
+     * hit nor an access in the eviction order. The length, or -1 if the page is not here.
+     */
+    int copy(PageId id, ByteBuffer dst) {
+        Slot slot = index.get(id);
+        if (slot == null) {
+            return -1;
+        }
+        long stamp = slot.lock.tryOptimisticRead();
+        int start = dst.position();
+        int copied = copyOut(slot, id, 0, dst);
+        if (copied < 0 || !slot.lock.validate(stamp)) {
+            dst.position(start);
+            return -1;
+        }
         return copied;
     }
 
@@ -161,37 +213,59 @@ public final class MemoryPageStore implements PageStore {
         int split = splitFor(length);
         Slot slot;
         List<PageId> evicted;
+        List<Evicted> handed = new ArrayList<>(0);
         lock.lock();
         try {
             if (index.containsKey(id)) {
                 return true;
             }
             evicted = new ArrayList<>(policy.onInsert(id, pageSize >> split));
-            if (evicted.remove(id)) {
-                evicted.forEach(this::removeLocked);
-                meters.evictions.increment(evicted.size());
-                meters.fillsDropped.increment();
-                return false;
-            }
-            evicted.forEach(this::removeLocked);
-            slot = takeSlotLocked(split, id, evicted);
+            boolean refused = evicted.remove(id);
+            evicted.forEach(victim -> evictLocked(victim, handed));
+            slot = refused ? null : takeSlotLocked(split, id, evicted, handed);
             if (slot == null) {
-                policy.onRemove(id);
-                meters.evictions.increment(evicted.size());
+                if (!refused) {
+                    policy.onRemove(id);
+                }
                 meters.fillsDropped.increment();
-                return false;
+            } else {
+                slot.owner = id;
+                slot.accounted = length;
+                index.put(id, slot);
+                usedBytes += length;
             }
-            slot.owner = id;
-            slot.accounted = length;
-            index.put(id, slot);
-            usedBytes += length;
         } finally {
             lock.unlock();
         }
         meters.evictions.increment(evicted.size());
-        fill(slot, id, data);
-        meters.fills.increment();
+        handed.forEach(page -> handDown.evicted(page.id(), page.bytes()));
+        if (slot == null) {
+            return false;
+        }
+        if (fill(slot, id, data)) {
+            meters.fills.increment();
+        } else if (handDown.wants(id)) {
+            handDown.evicted(id, data.asReadOnlyBuffer()); // evicted before its bytes were in: they are here
+        }
         return true;
+    }
+
+    /** Removes a victim, first copying its bytes out if the hand-down wants them. */
+    private void evictLocked(PageId victim, List<Evicted> handed) {
+        Slot slot = index.get(victim);
+        if (slot != null && handDown.wants(victim)) {
+            long stamp = slot.lock.readLock();
+            try {
+                if (victim.equals(slot.content)) {
+                    ByteBuffer bytes = ByteBuffer.allocate(slot.length);
+                    bytes.put(slot.view.duplicate().limit(slot.length)).flip();
+                    handed.add(new Evicted(victim, bytes));
+                }
+            } finally {
+                slot.lock.unlockRead(stamp);
+            }
+        }
+        removeLocked(victim);
     }
 
     /** The deepest split of a frame whose slots still hold {@code length} bytes: 0 for a whole page. */
@@ -212,14 +286,14 @@ public final class MemoryPageStore implements PageStore {
      * A slot of a frame split 2^{@code split} ways: a free one, one of a free or new frame, or one
      * freed by evicting pages in the policy's order; null if none can be had.
      */
-    private Slot takeSlotLocked(int split, PageId incoming, List<PageId> evicted) {
+    private Slot takeSlotLocked(int split, PageId incoming, List<PageId> evicted, List<Evicted> handed) {
         Slot slot;
         while ((slot = freeSlotLocked(split)) == null) {
             PageId victim = policy.victim();
             if (victim == null || victim.equals(incoming)) {
                 return null;
             }
-            removeLocked(victim);
+            evictLocked(victim, handed);
             evicted.add(victim);
         }
         return slot;
@@ -262,17 +336,19 @@ public final class MemoryPageStore implements PageStore {
     }
 
     /** Copies the page in under the slot's write lock, unless the slot was given away meanwhile. */
-    private void fill(Slot slot, PageId id, ByteBuffer data) {
+    /** Copies the page into its slot; false if it was evicted before it could be. */
+    private boolean fill(Slot slot, PageId id, ByteBuffer data) {
         long stamp = slot.lock.writeLock();
         try {
             if (!id.equals(slot.owner)) {
-                return;
+                return false;
             }
             slot.content = null;
             slot.view.duplicate().put(data.duplicate());
             slot.length = data.remaining();
             slot.usedNs = nanoClock.getAsLong();
             slot.content = id;
+            return true;
         } finally {
             slot.lock.unlockWrite(stamp);
         }

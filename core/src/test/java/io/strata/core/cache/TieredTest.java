@@ -32,7 +32,8 @@ class TieredTest {
             nanos::get);
     final DiskPageStore disk = new DiskPageStore(List.of(new DiskPageStore.Dir(dir(), DiskPageStoreTest.quota(8))),
             0.0, "lru", metrics, DiskSpace.SYSTEM, nanos::get);
-    final TieredPageStore store = new TieredPageStore(memory, disk, Runnable::run, metrics);
+    /** Short pages settle only when evicted or closed within a test: an hour is never reached. */
+    final TieredPageStore store = new TieredPageStore(memory, disk, Runnable::run, metrics, Duration.ofHours(1));
 
     private Path dir() {
         try {
@@ -76,11 +77,129 @@ class TieredTest {
     }
 
     @Test
-    void aShortPageOfAStreamIsStoredInBothTiers() {
-        PageId id = id("small", 0);
-        assertTrue(store.put(id, ByteBuffer.wrap(content(id, 1000)), Reread.LATER));
-        assertEquals(1000, memory.length(id));
-        assertEquals(1000, disk.length(id));
+    void aShortPageIsHeldInMemoryAloneUntilItSettles() {
+        PageId small = id("small", 0);
+        assertTrue(store.put(small, ByteBuffer.wrap(content(small, 1000)), Reread.LATER));
+        assertEquals(1000, memory.length(small));
+        assertEquals(-1, disk.length(small));
+        assertArrayEquals(content(small, 1000), read(store, small, 0, 1000));
+    }
+
+    @Test
+    void aShortPageSettlesToDiskOnItsOwnAfterItsDelay() throws InterruptedException {
+        MemoryPageStore inFront = new MemoryPageStore(PAGE, 2L * PAGE, EvictionPolicies.create("lru", 0), metrics,
+                nanos::get);
+        try (TieredPageStore tiered = new TieredPageStore(inFront, disk, Runnable::run, metrics,
+                Duration.ofMillis(20))) {
+            PageId small = id("settles", 0);
+            assertTrue(tiered.put(small, ByteBuffer.wrap(content(small, 1000))));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (disk.length(small) < 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(1000, disk.length(small));
+            assertEquals(1000, inFront.length(small), "settling copies the page down; memory keeps it");
+            assertArrayEquals(content(small, 1000), read(disk, small, 0, 1000));
+        }
+    }
+
+    @Test
+    void aShortPageTheMemoryTierEvictsIsHandedDownToDisk() {
+        PageId small = id("small", 0);
+        assertTrue(store.put(small, ByteBuffer.wrap(content(small, 1000))));
+
+        store.put(id("f", 0), page(id("f", 0))); // the memory tier holds two pages: the short one leaves
+        store.put(id("f", 1), page(id("f", 1)));
+
+        assertEquals(-1, memory.length(small));
+        assertEquals(1000, disk.length(small));
+        assertArrayEquals(content(small, 1000), read(store, small, 0, 1000));
+    }
+
+    @Test
+    void aShortPageTheDiskAlreadyHoldsIsStoredInBothTiers() {
+        PageId small = id("small", 0);
+        assertTrue(disk.put(small, ByteBuffer.wrap(content(small, 1000)), Reread.SOON));
+        assertTrue(store.put(small, ByteBuffer.wrap(content(small, 1000))));
+        assertEquals(1000, memory.length(small));
+        assertEquals(1000, disk.length(small));
+    }
+
+    @Test
+    void closingSettlesTheShortPagesOnlyMemoryHolds() {
+        Path cache = dir.resolve("closing");
+        PageId small = id("small", 0);
+        DiskPageStore first = new DiskPageStore(List.of(new DiskPageStore.Dir(cache, DiskPageStoreTest.quota(8))),
+                0.0, "lru", metrics, DiskSpace.SYSTEM, nanos::get);
+        try (TieredPageStore tiered = new TieredPageStore(new MemoryPageStore(PAGE, 2L * PAGE,
+                EvictionPolicies.create("lru", 0), metrics, nanos::get), first, Runnable::run, metrics,
+                Duration.ofHours(1))) {
+            assertTrue(tiered.put(small, ByteBuffer.wrap(content(small, 1000))));
+            assertEquals(-1, first.length(small));
+        }
+
+        DiskPageStore reopened = new DiskPageStore(List.of(new DiskPageStore.Dir(cache, DiskPageStoreTest.quota(8))),
+                0.0, "lru", metrics, DiskSpace.SYSTEM, nanos::get);
+        try {
+            assertEquals(1000, reopened.length(small));
+            assertArrayEquals(content(small, 1000), read(reopened, small, 0, 1000));
+        } finally {
+            reopened.close();
+        }
+    }
+
+    @Test
+    void everyShortPageReachesDiskOnceWhileSettlesAndEvictionsRace() throws Exception {
+        Path cache = dir.resolve("racing");
+        DiskPageStore below = new DiskPageStore(List.of(new DiskPageStore.Dir(cache, DiskPageStoreTest.quota(64))),
+                0.0, "lru", metrics, DiskSpace.SYSTEM, nanos::get);
+        List<PageId> pages = new java.util.ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            pages.add(id("racing-" + i, 0));
+        }
+        // 16 slots of memory for 400 short pages: most leave by eviction, the rest by a 1 ms settle
+        try (TieredPageStore tiered = new TieredPageStore(new MemoryPageStore(PAGE, 2L * PAGE,
+                EvictionPolicies.create("lru", 0), metrics, nanos::get), below, Runnable::run, metrics,
+                Duration.ofMillis(1))) {
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                List<java.util.concurrent.Future<?>> puts = new java.util.ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    int first = t;
+                    puts.add(pool.submit(() -> {
+                        for (int i = first; i < pages.size(); i += 4) {
+                            assertTrue(tiered.put(pages.get(i), ByteBuffer.wrap(content(pages.get(i), 1000 + i))));
+                        }
+                    }));
+                }
+                for (var put : puts) {
+                    put.get();
+                }
+            } finally {
+                pool.shutdown();
+            }
+        }
+
+        DiskPageStore reopened = new DiskPageStore(List.of(new DiskPageStore.Dir(cache, DiskPageStoreTest.quota(64))),
+                0.0, "lru", metrics, DiskSpace.SYSTEM, nanos::get);
+        try {
+            for (int i = 0; i < pages.size(); i++) {
+                assertArrayEquals(content(pages.get(i), 1000 + i), read(reopened, pages.get(i), 0, 1000 + i),
+                        "page " + i);
+            }
+        } finally {
+            reopened.close();
+        }
+    }
+
+    @Test
+    void aDeletedShortPageIsNotHandedDownWhenMemoryEvictsIt() {
+        PageId small = id("small", 0);
+        store.put(small, ByteBuffer.wrap(content(small, 1000)));
+        store.delete(small);
+        store.put(id("f", 0), page(id("f", 0)));
+        store.put(id("f", 1), page(id("f", 1)));
+        assertEquals(-1, store.length(small));
     }
 
     @Test
