@@ -306,6 +306,13 @@ public final class StrataFileSystem implements AutoCloseable {
         }
     }
 
+    /** The inode number of the volume's reserved directory ({@code /.strata}), which no path reaches. */
+    public long reservedDirectory() throws IOException {
+        return meta.lookup(Inode.ROOT, Sessions.RESERVED)
+                .orElseThrow(() -> new IOException("the volume has no reserved directory " + Sessions.RESERVED))
+                .ino();
+    }
+
     /** A name {@link #warmUp} looks up in the reserved directory, where no one makes it. */
     private static final String WARM_UP_PROBE = "warm-up";
 

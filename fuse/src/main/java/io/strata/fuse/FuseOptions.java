@@ -47,6 +47,16 @@ public final class FuseOptions implements OptionGroup {
                     + " found on disk is checked against its checksum on its first read.")
             .build();
 
+    public static final Option<Integer> REHEARSAL = Option.builder("fuse_rehearsal", OptionType.INT)
+            .defaultValue(200)
+            .doc("Rounds of requests a mount answers of its own before it answers the kernel (fuse=kernel): lookups"
+                    + " that miss in the volume's reserved directory, its attributes and listing, the root's attributes"
+                    + " (~3.1 requests a round, read-only, metered apart). A fresh JVM runs its first requests"
+                    + " interpreted; rehearsed, the user's first ones find the request path compiled: ~150ms more to"
+                    + " mount, and 200 stats on a cold mount took 16-24ms instead of 52-67ms. 0: none.")
+            .check(i -> i >= 0 && i <= 100_000, "from 0 (none) to 100000")
+            .build();
+
     public static final Option<Boolean> XATTR = Option.builder("xattr", OptionType.BOOLEAN)
             .defaultValue(true)
             .doc("Extended attributes through the mount (fuse=kernel); security labels and POSIX ACLs are"
@@ -137,7 +147,7 @@ public final class FuseOptions implements OptionGroup {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(TRANSPORT, THREADS, CLONE_FD, SPLICE_READ, ATTR_TIMEOUT, ENTRY_TIMEOUT, NEGATIVE_TIMEOUT,
+        return List.of(TRANSPORT, THREADS, CLONE_FD, SPLICE_READ, REHEARSAL, ATTR_TIMEOUT, ENTRY_TIMEOUT, NEGATIVE_TIMEOUT,
                 KERNEL_CACHE, AUTO_CACHE, DIRECT_IO, WRITEBACK_CACHE, XATTR, ALLOW_OTHER, MAX_READ, MAX_WRITE, UID, GID,
                 UMASK);
     }

@@ -66,7 +66,7 @@ final class KernelTransport implements FuseSession {
                 requestSize(options.get(FuseOptions.MAX_WRITE)), options.get(FuseOptions.UID),
                 options.get(FuseOptions.GID), options.get(FuseOptions.UMASK), FuseOptions.workers(options),
                 options.get(FuseOptions.CLONE_FD), options.get(FuseOptions.SPLICE_READ),
-                options.get(FuseOptions.XATTR));
+                options.get(FuseOptions.XATTR), options.get(FuseOptions.REHEARSAL));
     }
 
     /** A max_read or max_write as the kernel is asked for it: at most 1 MiB, whole pages. */

@@ -29,6 +29,7 @@ import java.util.function.Predicate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * What a mount shows about itself (issue 13): the Prometheus endpoint, {@code .stats} and
@@ -94,6 +95,21 @@ class ObservabilityTest {
         assertFalse(Files.exists(volume.path("no-such-file")));
         String op = Transport.current() == Transport.KERNEL ? "lookup" : "getattr";
         assertTrue(series(scrape()).get("strata_fuse_errors_total{errno=\"ENOENT\",op=\"" + op + "\"}") >= 1);
+    }
+
+    @Test
+    void aFreshMountsMetersCountTheKernelsRequestsNotItsRehearsal(@TempDir Path own) throws IOException {
+        assumeTrue(Transport.current() == Transport.KERNEL, "fuse=kernel rehearses before INIT; fuse=jnr does not");
+        try (MountedVolume fresh = MountedVolume.under(own, "fuse_rehearsal=50").mount()) {
+            Map<String, Double> stats = series(Files.readString(fresh.path(".stats")));
+            assertTrue(stats.get("strata_meta_ops_seconds_count{op=\"lookup\"}") >= 50,
+                    "the rehearsal's 50 misses reached the metastore: " + stats);
+            assertEquals(0.0, stats.getOrDefault("strata_fuse_errors_total{errno=\"ENOENT\",op=\"lookup\"}", 0.0),
+                    stats.toString());
+            assertTrue(stats.getOrDefault("strata_fuse_ops_seconds_count{op=\"lookup\"}", 0.0) < 50, stats.toString());
+            assertEquals(0.0, stats.getOrDefault("strata_fuse_ops_seconds_count{op=\"opendir\"}", 0.0),
+                    stats.toString());
+        }
     }
 
     @Test

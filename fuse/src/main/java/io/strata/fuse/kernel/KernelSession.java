@@ -1,6 +1,7 @@
 package io.strata.fuse.kernel;
 
 import io.strata.client.StrataFileSystem;
+import io.strata.client.metrics.StrataMeters;
 import io.strata.fuse.observe.ControlFiles;
 import io.strata.fuse.observe.MountStats;
 import org.slf4j.Logger;
@@ -80,6 +81,7 @@ public final class KernelSession implements AutoCloseable {
         FuseDevice device = KernelMount.mount(mountPoint, settings);
         KernelSession session = new KernelSession(mountPoint, device, fs, settings, stats);
         try {
+            session.rehearse(fs);
             session.start();
             fs.setChangeListener(session.notifier);
         } catch (IOException | RuntimeException e) {
@@ -87,6 +89,24 @@ public final class KernelSession implements AutoCloseable {
             throw e;
         }
         return session;
+    }
+
+    /**
+     * Runs the {@link Rehearsal} before the workers start, so before the kernel's INIT is answered:
+     * its requests are metered apart (the mount's meters count the kernel's requests only), and the
+     * lookup counts its listing took are dropped, since the kernel holds none yet.
+     */
+    private void rehearse(StrataFileSystem fs) throws IOException {
+        int rounds = settings.rehearsalRounds();
+        if (rounds == 0) {
+            return;
+        }
+        long start = System.nanoTime();
+        MountStats offTheRecord = MountStats.of(StrataMeters.create());
+        int answered = new Rehearsal(fs.reservedDirectory(), rounds)
+                .run((request, out) -> handle(request, out, offTheRecord));
+        lookups.clear();
+        log.info("rehearsed {} requests in {} ms", answered, (System.nanoTime() - start) / 1_000_000);
     }
 
     private void start() throws IOException {
@@ -150,7 +170,7 @@ public final class KernelSession implements AutoCloseable {
                     log.warn("ignored a malformed FUSE request of {} bytes", n);
                     continue;
                 }
-                handle(request, out);
+                handle(request, out, stats);
             }
         } finally {
             if (pipe != null) {
@@ -159,7 +179,7 @@ public final class KernelSession implements AutoCloseable {
         }
     }
 
-    private void handle(Request request, Replies out) {
+    private void handle(Request request, Replies out, MountStats stats) {
         switch (request.opcode()) {
             case Opcode.INIT -> init.reply(request, out);
             case Opcode.FORGET -> forget(request.nodeId(), request.u64());
@@ -186,7 +206,7 @@ public final class KernelSession implements AutoCloseable {
                         ? RequestText.arguments(request) : null;
                 long start = System.nanoTime();
                 operations.serve(request, out);
-                served(request, out, System.nanoTime() - start, logged);
+                served(request, out, System.nanoTime() - start, logged, stats);
             }
         }
     }
@@ -196,7 +216,7 @@ public final class KernelSession implements AutoCloseable {
      * anyone reads the access log. Reads of the control files are never logged (a reader of
      * .accesslog would read its own reads), nor are requests that came before the log had a reader.
      */
-    private void served(Request request, Replies out, long nanos, String logged) {
+    private void served(Request request, Replies out, long nanos, String logged, MountStats stats) {
         String op = Opcode.name(request.opcode());
         int errno = out.lastErrno();
         stats.meters().served(op, errno, nanos);

@@ -15,12 +15,13 @@ import static java.util.Objects.requireNonNull;
  * @param cloneFd whether each worker reads its own cloned descriptor of the connection
  * @param spliceReads whether reads of cached pages are spliced from their page files ({@link SplicePipe})
  * @param xattrs whether xattr requests are served (else ENOSYS, and the kernel stops sending them)
+ * @param rehearsalRounds rounds of the {@link Rehearsal} before INIT is answered; 0 for none
  */
 public record KernelSettings(String fsName, Duration entryTimeout, Duration attrTimeout, Duration negativeTimeout,
                              boolean keepCache, boolean autoInvalData, boolean directIo, boolean writebackCache,
                              boolean allowOther, boolean readOnly, int maxRead, int maxWrite, Integer uid,
                              Integer gid, Integer umask, int threads, boolean cloneFd, boolean spliceReads,
-                             boolean xattrs) {
+                             boolean xattrs, int rehearsalRounds) {
     public KernelSettings {
         requireNonNull(fsName, "fsName is null");
         requireNonNull(entryTimeout, "entryTimeout is null");
@@ -28,6 +29,9 @@ public record KernelSettings(String fsName, Duration entryTimeout, Duration attr
         requireNonNull(negativeTimeout, "negativeTimeout is null");
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1: " + threads);
+        }
+        if (rehearsalRounds < 0) {
+            throw new IllegalArgumentException("rehearsal rounds must not be negative: " + rehearsalRounds);
         }
     }
 }

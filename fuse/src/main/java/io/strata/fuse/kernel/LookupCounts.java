@@ -36,4 +36,9 @@ final class LookupCounts {
     int size() {
         return counts.size();
     }
+
+    /** Forgets every node: for counts taken before the kernel could hold any (a {@link Rehearsal}'s). */
+    void clear() {
+        counts.clear();
+    }
 }

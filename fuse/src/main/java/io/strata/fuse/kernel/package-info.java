@@ -26,6 +26,11 @@
  *   <li>{@link io.strata.fuse.kernel.DirectoryHandles}: READDIR offsets are indexes into the
  *       entries an open directory has read, so a listing never repeats or skips a name while the
  *       directory changes.</li>
+ *   <li>{@link io.strata.fuse.kernel.Rehearsal}: before the workers read the kernel's INIT, the
+ *       session answers {@code fuse_rehearsal} rounds of requests of its own on the volume's
+ *       reserved directory (read-only, metered apart), so that a fresh JVM meets the user's first
+ *       requests with the request path compiled; the kernel holds every request until INIT is
+ *       answered, so the rehearsal is the mount's time.</li>
  *   <li>{@link io.strata.fuse.kernel.Notifier}: NOTIFY_INVAL_ENTRY, NOTIFY_INVAL_INODE and
  *       NOTIFY_DELETE for changes the file system learns of behind the kernel's back, written by a
  *       thread of its own (a worker could be holding the very directory lock the kernel takes to

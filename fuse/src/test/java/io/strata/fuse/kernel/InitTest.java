@@ -75,6 +75,6 @@ class InitTest {
 
     private static KernelSettings settings() {
         return new KernelSettings("test", Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ZERO, false, false,
-                false, false, false, false, MAX_READ, MAX_READ, null, null, null, 1, false, false, false);
+                false, false, false, false, MAX_READ, MAX_READ, null, null, null, 1, false, false, false, 0);
     }
 }
