@@ -45,6 +45,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -306,11 +307,14 @@ public final class StrataFileSystem implements AutoCloseable {
         }
     }
 
-    /** The inode number of the volume's reserved directory ({@code /.strata}), which no path reaches. */
-    public long reservedDirectory() throws IOException {
-        return meta.lookup(Inode.ROOT, Sessions.RESERVED)
-                .orElseThrow(() -> new IOException("the volume has no reserved directory " + Sessions.RESERVED))
-                .ino();
+    /**
+     * The inode number of the volume's reserved directory ({@code /.strata}), which no path
+     * reaches; empty on a volume that no read-write mount has opened yet (a read-only mount makes
+     * nothing).
+     */
+    public OptionalLong reservedDirectory() throws IOException {
+        Optional<Dentry> reserved = meta.lookup(Inode.ROOT, Sessions.RESERVED);
+        return reserved.isPresent() ? OptionalLong.of(reserved.get().ino()) : OptionalLong.empty();
     }
 
     /** A name {@link #warmUp} looks up in the reserved directory, where no one makes it. */

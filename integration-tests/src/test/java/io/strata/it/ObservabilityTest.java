@@ -113,6 +113,16 @@ class ObservabilityTest {
     }
 
     @Test
+    void aReadOnlyMountOfAVolumeNoReadWriteMountOpenedHasNothingToRehearseAndMounts(@TempDir Path own)
+            throws IOException {
+        try (MountedVolume readOnly = MountedVolume.under(own, "ro").mount()) {
+            Map<String, Double> stats = series(Files.readString(readOnly.path(".stats")));
+            assertTrue(stats.getOrDefault("strata_meta_ops_seconds_count{op=\"lookup\"}", 0.0) < 50,
+                    "no reserved directory, so no rehearsal: " + stats);
+        }
+    }
+
+    @Test
     void statsIsReadableInTheRootAndNeverListed() throws IOException {
         Files.writeString(volume.path("listed.txt"), "x");
         Map<String, Double> stats = series(Files.readString(volume.path(".stats")));

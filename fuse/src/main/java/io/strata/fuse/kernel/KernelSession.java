@@ -13,6 +13,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.LongAccumulator;
@@ -94,19 +95,30 @@ public final class KernelSession implements AutoCloseable {
     /**
      * Runs the {@link Rehearsal} before the workers start, so before the kernel's INIT is answered:
      * its requests are metered apart (the mount's meters count the kernel's requests only), and the
-     * lookup counts its listing took are dropped, since the kernel holds none yet.
+     * lookup counts its listing took are dropped, since the kernel holds none yet. It only makes the
+     * first requests faster, so a rehearsal that cannot run or stops early never fails the mount.
      */
-    private void rehearse(StrataFileSystem fs) throws IOException {
+    private void rehearse(StrataFileSystem fs) {
         int rounds = settings.rehearsalRounds();
         if (rounds == 0) {
             return;
         }
         long start = System.nanoTime();
-        MountStats offTheRecord = MountStats.of(StrataMeters.create());
-        int answered = new Rehearsal(fs.reservedDirectory(), rounds)
-                .run((request, out) -> handle(request, out, offTheRecord));
-        lookups.clear();
-        log.info("rehearsed {} requests in {} ms", answered, (System.nanoTime() - start) / 1_000_000);
+        try {
+            OptionalLong reserved = fs.reservedDirectory();
+            if (reserved.isEmpty()) {
+                log.info("no rehearsal: the volume has no reserved directory yet (no read-write mount opened it)");
+                return;
+            }
+            MountStats offTheRecord = MountStats.of(StrataMeters.create());
+            int answered = new Rehearsal(reserved.getAsLong(), rounds)
+                    .run((request, out) -> handle(request, out, offTheRecord));
+            log.info("rehearsed {} requests in {} ms", answered, (System.nanoTime() - start) / 1_000_000);
+        } catch (IOException | RuntimeException e) {
+            log.warn("the mount's rehearsal stopped early ({}); its first requests may be slower", e.toString());
+        } finally {
+            lookups.clear();
+        }
     }
 
     private void start() throws IOException {

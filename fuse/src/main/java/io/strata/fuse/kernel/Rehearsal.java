@@ -20,9 +20,9 @@ import java.nio.charset.StandardCharsets;
  * changes nothing and warms no cache entry of the user's files: the root's attributes once, then
  * per round a lookup that misses in the reserved directory (a name no one makes, so each reaches
  * the metastore's engine) and the directory's attributes, and every {@link #LISTING_EVERY} rounds
- * an OPENDIR, READDIRPLUS and RELEASEDIR of it. Its replies are read
- * back only for the directory handle. The entries its listing returned are counted as the kernel's
- * lookups; the caller forgets them all before INIT, when the kernel holds none.
+ * an OPENDIR, READDIRPLUS and RELEASEDIR of it. Its replies are read back only for the directory
+ * handle. The entries its listing returned are counted as the kernel's lookups; the caller forgets
+ * them all before INIT, when the kernel holds none.
  */
 final class Rehearsal {
     /** One request at a time: how the caller answers it, writing the reply to the device given. */
