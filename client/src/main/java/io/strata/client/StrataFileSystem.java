@@ -293,9 +293,9 @@ public final class StrataFileSystem implements AutoCloseable {
     public void warmUp() {
         try {
             meta.prefetch();
-            Optional<Dentry> reserved = meta.lookup(Inode.ROOT, Sessions.RESERVED);
+            OptionalLong reserved = reservedDirectory();
             if (reserved.isPresent()) {
-                long dir = reserved.get().ino();
+                long dir = reserved.getAsLong();
                 meta.getInode(dir);
                 meta.readdirPlus(dir, null, 1);
                 // A miss, in the heap cache's look-ahead path (the opening's own lookups, which

@@ -142,15 +142,8 @@ public final class MemoryPageStore implements PageStore {
     public int read(PageId id, int pageOffset, ByteBuffer dst) {
         recordAccess(id);
         Slot slot = index.get(id);
-        if (slot == null) {
-            meters.misses.increment();
-            return -1;
-        }
-        long stamp = slot.lock.tryOptimisticRead();
-        int start = dst.position();
-        int copied = copyOut(slot, id, pageOffset, dst);
-        if (copied < 0 || !slot.lock.validate(stamp)) {
-            dst.position(start);
+        int copied = slot == null ? -1 : copyOptimistically(slot, id, pageOffset, dst);
+        if (copied < 0) {
             meters.misses.increment();
             return -1;
         }
@@ -166,12 +159,17 @@ public final class MemoryPageStore implements PageStore {
      */
     int copy(PageId id, ByteBuffer dst) {
         Slot slot = index.get(id);
-        if (slot == null) {
-            return -1;
-        }
+        return slot == null ? -1 : copyOptimistically(slot, id, 0, dst);
+    }
+
+    /**
+     * Copies from the slot without locking it; -1, with {@code dst} as it was, if the slot does not
+     * hold the page or was written to meanwhile (evicted, or its frame cut anew).
+     */
+    private static int copyOptimistically(Slot slot, PageId id, int pageOffset, ByteBuffer dst) {
         long stamp = slot.lock.tryOptimisticRead();
         int start = dst.position();
-        int copied = copyOut(slot, id, 0, dst);
+        int copied = copyOut(slot, id, pageOffset, dst);
         if (copied < 0 || !slot.lock.validate(stamp)) {
             dst.position(start);
             return -1;

@@ -65,6 +65,8 @@ public final class TieredPageStore implements PageStore {
      * read (200 in ~0.7 s on two cores), short enough that a killed daemon loses little.
      */
     static final Duration SETTLE_AFTER = Duration.ofSeconds(2);
+    /** How long close waits for the settle under way: one page file's write, with room for a slow disk. */
+    private static final Duration SETTLE_AT_CLOSE = Duration.ofSeconds(10);
 
     private final MemoryPageStore memory;
     private final DiskPageStore disk;
@@ -285,7 +287,7 @@ public final class TieredPageStore implements PageStore {
     /** Lets a settle under way finish its page, so none is written after the disk tier closes. */
     private void awaitSettler() {
         try {
-            if (!settler.awaitTermination(SETTLE_AFTER.toSeconds() * 5, TimeUnit.SECONDS)) {
+            if (!settler.awaitTermination(SETTLE_AT_CLOSE.toNanos(), TimeUnit.NANOSECONDS)) {
                 throw new IllegalStateException("a short page's settle to disk did not finish");
             }
         } catch (InterruptedException e) {

@@ -9,7 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.strata.core.cache.AbstractPageStoreTest.PAGE;
@@ -30,8 +34,7 @@ class TieredTest {
     final AtomicLong nanos = new AtomicLong();
     final MemoryPageStore memory = new MemoryPageStore(PAGE, 2L * PAGE, EvictionPolicies.create("lru", 0), metrics,
             nanos::get);
-    final DiskPageStore disk = new DiskPageStore(List.of(new DiskPageStore.Dir(dir(), DiskPageStoreTest.quota(8))),
-            0.0, "lru", metrics, DiskSpace.SYSTEM, nanos::get);
+    final DiskPageStore disk = diskAt(dir(), 8);
     /** Short pages settle only when evicted or closed within a test: an hour is never reached. */
     final TieredPageStore store = new TieredPageStore(memory, disk, Runnable::run, metrics, Duration.ofHours(1));
 
@@ -47,6 +50,12 @@ class TieredTest {
     void close() {
         DiskPageStoreTest.assertIndexMatchesFiles(disk);
         store.close();
+    }
+
+    /** A disk tier of {@code pages} pages' quota in {@code path}. */
+    DiskPageStore diskAt(Path path, int pages) {
+        return new DiskPageStore(List.of(new DiskPageStore.Dir(path, DiskPageStoreTest.quota(pages))), 0.0, "lru",
+                metrics, DiskSpace.SYSTEM, nanos::get);
     }
 
     double count(String name, String tier) {
@@ -129,8 +138,7 @@ class TieredTest {
     void closingSettlesTheShortPagesOnlyMemoryHolds() {
         Path cache = dir.resolve("closing");
         PageId small = id("small", 0);
-        DiskPageStore first = new DiskPageStore(List.of(new DiskPageStore.Dir(cache, DiskPageStoreTest.quota(8))),
-                0.0, "lru", metrics, DiskSpace.SYSTEM, nanos::get);
+        DiskPageStore first = diskAt(cache, 8);
         try (TieredPageStore tiered = new TieredPageStore(new MemoryPageStore(PAGE, 2L * PAGE,
                 EvictionPolicies.create("lru", 0), metrics, nanos::get), first, Runnable::run, metrics,
                 Duration.ofHours(1))) {
@@ -138,8 +146,7 @@ class TieredTest {
             assertEquals(-1, first.length(small));
         }
 
-        DiskPageStore reopened = new DiskPageStore(List.of(new DiskPageStore.Dir(cache, DiskPageStoreTest.quota(8))),
-                0.0, "lru", metrics, DiskSpace.SYSTEM, nanos::get);
+        DiskPageStore reopened = diskAt(cache, 8);
         try {
             assertEquals(1000, reopened.length(small));
             assertArrayEquals(content(small, 1000), read(reopened, small, 0, 1000));
@@ -151,9 +158,8 @@ class TieredTest {
     @Test
     void everyShortPageReachesDiskOnceWhileSettlesAndEvictionsRace() throws Exception {
         Path cache = dir.resolve("racing");
-        DiskPageStore below = new DiskPageStore(List.of(new DiskPageStore.Dir(cache, DiskPageStoreTest.quota(64))),
-                0.0, "lru", metrics, DiskSpace.SYSTEM, nanos::get);
-        List<PageId> pages = new java.util.ArrayList<>();
+        DiskPageStore below = diskAt(cache, 64);
+        List<PageId> pages = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
             pages.add(id("racing-" + i, 0));
         }
@@ -161,9 +167,9 @@ class TieredTest {
         try (TieredPageStore tiered = new TieredPageStore(new MemoryPageStore(PAGE, 2L * PAGE,
                 EvictionPolicies.create("lru", 0), metrics, nanos::get), below, Runnable::run, metrics,
                 Duration.ofMillis(1))) {
-            var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            ExecutorService pool = Executors.newFixedThreadPool(4);
             try {
-                List<java.util.concurrent.Future<?>> puts = new java.util.ArrayList<>();
+                List<Future<?>> puts = new ArrayList<>();
                 for (int t = 0; t < 4; t++) {
                     int first = t;
                     puts.add(pool.submit(() -> {
@@ -180,8 +186,7 @@ class TieredTest {
             }
         }
 
-        DiskPageStore reopened = new DiskPageStore(List.of(new DiskPageStore.Dir(cache, DiskPageStoreTest.quota(64))),
-                0.0, "lru", metrics, DiskSpace.SYSTEM, nanos::get);
+        DiskPageStore reopened = diskAt(cache, 64);
         try {
             for (int i = 0; i < pages.size(); i++) {
                 assertArrayEquals(content(pages.get(i), 1000 + i), read(reopened, pages.get(i), 0, 1000 + i),
