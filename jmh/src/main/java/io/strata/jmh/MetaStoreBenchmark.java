@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -53,6 +54,8 @@ import java.util.stream.Stream;
 @Fork(1)
 public class MetaStoreBenchmark {
     private static final int FILES = 10_000;
+    /** Entries per page of a listing, as the client reads them. */
+    private static final int PAGE = 1000;
 
     @Param({"memory", "sqlite", "postgres", "mariadb", "redis"})
     public String engine;
@@ -138,33 +141,34 @@ public class MetaStoreBenchmark {
     @Benchmark
     @OutputTimeUnit(TimeUnit.SECONDS)
     public int readdir10k() throws IOException {
-        int count = 0;
-        String after = null;
-        List<Dentry> page;
-        do {
-            page = store.readdir(directory, after, 1000);
-            count += page.size();
-            if (!page.isEmpty()) {
-                after = page.get(page.size() - 1).name();
-            }
-        } while (page.size() == 1000);
-        return count;
+        return readAll(after -> store.readdir(directory, after, PAGE), Dentry::name);
     }
 
     /** The same with each entry's inode, as READDIRPLUS and a directory's look-ahead read them. */
     @Benchmark
     @OutputTimeUnit(TimeUnit.SECONDS)
     public int readdirPlus10k() throws IOException {
+        return readAll(after -> store.readdirPlus(directory, after, PAGE), entry -> entry.dentry().name());
+    }
+
+    /** A page of a directory after a name (null: its first). */
+    @FunctionalInterface
+    private interface PageRead<T> {
+        List<T> after(String name) throws IOException;
+    }
+
+    /** Reads pages until one comes back short; the number of entries read. */
+    private static <T> int readAll(PageRead<T> read, Function<T, String> nameOf) throws IOException {
         int count = 0;
         String after = null;
-        List<DirectoryEntry> page;
+        List<T> page;
         do {
-            page = store.readdirPlus(directory, after, 1000);
+            page = read.after(after);
             count += page.size();
             if (!page.isEmpty()) {
-                after = page.get(page.size() - 1).dentry().name();
+                after = nameOf.apply(page.get(page.size() - 1));
             }
-        } while (page.size() == 1000);
+        } while (page.size() == PAGE);
         return count;
     }
 
