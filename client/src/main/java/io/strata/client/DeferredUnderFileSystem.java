@@ -1,6 +1,7 @@
 package io.strata.client;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.strata.core.ufs.DirectoryListing;
 import io.strata.core.ufs.UfsFile;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
@@ -8,6 +9,7 @@ import io.strata.core.ufs.UnderFileSystem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -46,6 +48,11 @@ final class DeferredUnderFileSystem implements UnderFileSystem {
     @Override
     public void list(String dir, Consumer<UfsStatus> sink) throws IOException {
         storage().list(dir, sink);
+    }
+
+    @Override
+    public List<DirectoryListing> listSiblings(String parent, String first) throws IOException {
+        return storage().listSiblings(parent, first);
     }
 
     @Override

@@ -1,7 +1,10 @@
 package io.strata.client;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
+import io.strata.core.ufs.DirectoryListing;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
 import io.strata.meta.Dentry;
@@ -10,13 +13,15 @@ import io.strata.meta.InodeType;
 import io.strata.meta.MetaStore;
 import io.strata.meta.MetaStore.ListedEntry;
 import io.strata.meta.NewInode;
-
 import io.strata.meta.SetAttr;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -37,6 +42,7 @@ import static java.util.Objects.requireNonNull;
  * is older than that, and follows the storage (see {@link #resync}).
  */
 final class Namespace {
+    private static final Logger log = LoggerFactory.getLogger(Namespace.class);
     /** Entries merged per metastore call, so a huge directory is merged in bounded memory. */
     private static final int MERGE_BATCH = 1000;
 
@@ -48,6 +54,8 @@ final class Namespace {
     /** Whether this client holds an inode open: a re-listing never removes or changes those. */
     private final LongPredicate isOpen;
     private volatile ChangeListener changes = ChangeListener.NONE;
+    /** Parents whose sibling listing did not hold the directory asked for: their children are listed one by one. */
+    private final Cache<Long, Boolean> parentsListedOneByOne = Caffeine.newBuilder().maximumSize(4096).build();
 
     Namespace(MetaStore meta, UnderFileSystem ufs, Duration syncInterval, LongPredicate isOpen) {
         this.meta = requireNonNull(meta, "meta is null");
@@ -178,17 +186,26 @@ final class Namespace {
         if (!needsSync(dir)) {
             return;
         }
-        synchronized (syncLocks[Long.hashCode(dir.ino()) & (syncLocks.length - 1)]) {
+        SiblingListings siblings;
+        synchronized (syncLock(dir.ino())) {
             Inode current = meta.getInode(dir.ino());
             if (!needsSync(current)) {
                 return; // another thread merged it while we waited
             }
-            if (current.syncedNs() == Inode.NEVER_SYNCED) {
-                mergeFirstListing(dir, ufsPath);
-            } else {
+            if (current.syncedNs() != Inode.NEVER_SYNCED) {
                 resync(dir, ufsPath);
+                return;
             }
+            siblings = mergeFirstListing(current, ufsPath);
         }
+        // Each under its own lock, not this directory's: never two sync locks at once.
+        for (DirectoryListing sibling : siblings.listings()) {
+            mergeSibling(dir.parent(), sibling, siblings.startNs());
+        }
+    }
+
+    private Object syncLock(long ino) {
+        return syncLocks[Long.hashCode(ino) & (syncLocks.length - 1)];
     }
 
     /** Never listed, or listed longer ago than metadata_sync_interval (when set). */
@@ -199,9 +216,25 @@ final class Namespace {
         return syncInterval != null && Clocks.nowNs() - dir.syncedNs() >= syncInterval.toNanos();
     }
 
-    /** The first listing: merged page by page, in bounded memory whatever the directory's size. */
-    private void mergeFirstListing(Inode dir, String ufsPath) throws IOException {
+    /**
+     * The first listing. Where the storage lists a subtree at once, it comes with the whole
+     * listings of the sibling directories that follow it (a walk's next ones, {@link
+     * UnderFileSystem#listSiblings}), which are returned for the caller to merge; else it is merged
+     * page by page, in bounded memory whatever the directory's size.
+     */
+    private SiblingListings mergeFirstListing(Inode dir, String ufsPath) throws IOException {
         long startNs = Clocks.nowNs();
+        List<DirectoryListing> siblings = siblingListings(dir, ufsPath);
+        String name = ufsPath.substring(ufsPath.lastIndexOf('/') + 1);
+        for (DirectoryListing listing : siblings) {
+            if (listing.name().equals(name)) {
+                mergeAll(dir.ino(), listing.entries(), startNs);
+                meta.markSynced(dir.ino(), startNs);
+                List<DirectoryListing> others = new ArrayList<>(siblings);
+                others.remove(listing);
+                return new SiblingListings(startNs, others);
+            }
+        }
         List<ListedEntry> batch = new ArrayList<>(MERGE_BATCH);
         IOException[] failure = new IOException[1];
         try {
@@ -232,6 +265,75 @@ final class Namespace {
             meta.mergeListing(dir.ino(), batch);
         }
         meta.markSynced(dir.ino(), startNs);
+        return SiblingListings.NONE;
+    }
+
+    /** Sibling directories' whole listings, taken at {@code startNs}. */
+    private record SiblingListings(long startNs, List<DirectoryListing> listings) {
+        static final SiblingListings NONE = new SiblingListings(0, List.of());
+    }
+
+    /**
+     * The listings of {@code dir} and its next siblings from one request, where the storage is
+     * remote and can give them; empty where it cannot, or did not for this parent before (its
+     * subdirectories hold more than a request covers: asking again would cost a request each).
+     */
+    private List<DirectoryListing> siblingListings(Inode dir, String ufsPath) throws IOException {
+        if (ufsPath.isEmpty() || !ufs.remote() || parentsListedOneByOne.getIfPresent(dir.parent()) != null) {
+            return List.of();
+        }
+        int slash = ufsPath.lastIndexOf('/');
+        String name = ufsPath.substring(slash + 1);
+        List<DirectoryListing> listings;
+        try {
+            listings = ufs.listSiblings(slash < 0 ? "" : ufsPath.substring(0, slash), name);
+        } catch (IOException e) {
+            // A store that refuses the recursive request (or failed it) still lists directory by
+            // directory; a real failure shows there, where the caller expects it.
+            log.debug("no sibling listings for '{}': {}", ufsPath, e.toString());
+            listings = List.of();
+        }
+        if (listings.stream().noneMatch(listing -> listing.name().equals(name))) {
+            parentsListedOneByOne.put(dir.parent(), Boolean.TRUE);
+        }
+        return listings;
+    }
+
+    /**
+     * A sibling's whole listing, merged as its first listing, unless it was listed meanwhile or
+     * its name in the parent is no longer a directory whose data lives there. Under the sibling's
+     * sync lock, as its own first listing would be: a change made in it once it is synced (a file
+     * removed) must not be undone by a listing older than the change.
+     */
+    private void mergeSibling(long parentIno, DirectoryListing listing, long startNs) throws IOException {
+        Optional<Dentry> entry = meta.lookup(parentIno, listing.name());
+        if (entry.isEmpty()) {
+            return;
+        }
+        synchronized (syncLock(entry.get().ino())) {
+            Inode sibling = meta.getInode(entry.get().ino());
+            if (!sibling.isDirectory() || sibling.syncedNs() != Inode.NEVER_SYNCED
+                    || sibling.parent() != parentIno || !sibling.name().equals(listing.name())) {
+                return;
+            }
+            mergeAll(sibling.ino(), listing.entries(), startNs);
+            meta.markSynced(sibling.ino(), startNs);
+        }
+    }
+
+    /** Merges {@code entries} into directory {@code dirIno}, {@link #MERGE_BATCH} at a time. */
+    private void mergeAll(long dirIno, Collection<UfsStatus> entries, long nowNs) throws IOException {
+        List<ListedEntry> batch = new ArrayList<>(Math.min(entries.size(), MERGE_BATCH));
+        for (UfsStatus status : entries) {
+            batch.add(toEntry(status, nowNs));
+            if (batch.size() == MERGE_BATCH) {
+                meta.mergeListing(dirIno, List.copyOf(batch));
+                batch.clear();
+            }
+        }
+        if (!batch.isEmpty()) {
+            meta.mergeListing(dirIno, batch);
+        }
     }
 
     /**
@@ -251,17 +353,7 @@ final class Namespace {
                 throw e;
             }
         }
-        List<ListedEntry> added = new ArrayList<>(MERGE_BATCH);
-        for (UfsStatus status : listed.values()) {
-            added.add(toEntry(status, startNs));
-            if (added.size() == MERGE_BATCH) {
-                meta.mergeListing(dir.ino(), List.copyOf(added));
-                added.clear();
-            }
-        }
-        if (!added.isEmpty()) {
-            meta.mergeListing(dir.ino(), added);
-        }
+        mergeAll(dir.ino(), listed.values(), startNs);
         Directories.forEachEntry(meta, dir.ino(), entry -> followStorage(dir, entry, listed.get(entry.name())));
         meta.markSynced(dir.ino(), startNs);
     }

@@ -5,7 +5,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.core.async.AsyncRequestBody;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -22,7 +21,6 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -59,7 +57,10 @@ class S3MountTest {
         server.put(volume, "dir/nested.bin", Bytes.random(1, MIB + 17));
         server.put(volume, "big.bin", big);
         server.put(volume, "dir/changed.bin", Bytes.random(4, 3 * MIB));
-        putMany("many/");
+        server.putEmpty(volume, "many/", MANY);
+        server.put(volume, "walk/a/one", new byte[] {1});
+        server.put(volume, "walk/b/two", new byte[] {2});
+        server.put(volume, "walk/c/three", new byte[] {3});
         server.put(URI.create(volume.toString().replace("/data/set", "")), "outside-the-prefix", new byte[1]);
         mounted = MountedVolume.overS3(base, volume, server.optionText(),
                 "s3.staging_dir=" + base.resolve("staging")).mount();
@@ -70,21 +71,6 @@ class S3MountTest {
         if (mounted != null) {
             mounted.close();
         }
-    }
-
-    private static void putMany(String dir) {
-        var at = io.strata.core.ufs.s3.S3Location.parse(volume);
-        List<CompletableFuture<?>> puts = new ArrayList<>();
-        for (int i = 0; i < MANY; i++) {
-            String key = at.prefix() + "/" + dir + String.format("k%05d", i);
-            puts.add(server.client().putObject(b -> b.bucket(at.bucket()).key(key),
-                    AsyncRequestBody.fromBytes(new byte[0])));
-            if (puts.size() == 128) {
-                CompletableFuture.allOf(puts.toArray(new CompletableFuture<?>[0])).join();
-                puts.clear();
-            }
-        }
-        CompletableFuture.allOf(puts.toArray(new CompletableFuture<?>[0])).join();
     }
 
     @Test
@@ -106,6 +92,21 @@ class S3MountTest {
         assertEquals(MANY, names.size());
         assertEquals("k00000", names.get(0));
         assertEquals(String.format("k%05d", MANY - 1), names.get(MANY - 1));
+    }
+
+    /**
+     * The first listing of walk/a asks S3 for the keys from walk/a on, which hold walk/b and walk/c
+     * whole: their listings are merged with a's, as of then (docs/SEMANTICS.md, "Listing"), so an
+     * object put in walk/b afterwards does not show, as it would had b been listed on its own.
+     */
+    @Test
+    void aWalkTakesTheNextDirectoriesListingsAlongWithTheFirst() throws IOException {
+        assertEquals(List.of("one"), MountedVolume.names(mounted.path("walk/a")));
+        server.put(volume, "walk/b/late", new byte[] {4});
+
+        assertEquals(List.of("two"), MountedVolume.names(mounted.path("walk/b")));
+        assertEquals(List.of("three"), MountedVolume.names(mounted.path("walk/c")));
+        assertArrayEquals(new byte[] {2}, Files.readAllBytes(mounted.path("walk/b/two")));
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -29,6 +30,19 @@ public interface UnderFileSystem extends Closeable {
      * of any size is listed in bounded memory. ENOENT if the directory does not exist.
      */
     void list(String dir, Consumer<UfsStatus> sink) throws IOException;
+
+    /**
+     * The whole listings of as many sibling directories as one request to the storage gives, where
+     * the storage can list a subtree at once (an object store's recursive listing): the
+     * subdirectories of {@code parent} whose names sort from {@code first} on, in the storage's
+     * order, each whole (a directory the request covers only in part is left out). Empty if the
+     * storage cannot, or if the request does not cover {@code first} whole: the caller lists each
+     * directory itself then. Used for a directory's first listing, so that a walk of a tree whose
+     * directories each hold a few hundred names lists ten of them per request instead of one.
+     */
+    default List<DirectoryListing> listSiblings(String parent, String first) throws IOException {
+        return List.of();
+    }
 
     /** Opens an existing file for reading (and for writing, if {@code writable}). */
     UfsFile open(String path, boolean writable) throws IOException;

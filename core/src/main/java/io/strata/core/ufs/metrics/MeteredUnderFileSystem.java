@@ -1,12 +1,14 @@
 package io.strata.core.ufs.metrics;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.strata.core.ufs.DirectoryListing;
 import io.strata.core.ufs.UfsFile;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
 
 import java.io.IOException;
 import java.net.URI;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 
@@ -36,6 +38,11 @@ public final class MeteredUnderFileSystem implements UnderFileSystem {
     @Override
     public void list(String dir, Consumer<UfsStatus> sink) throws IOException {
         meters.timed("list", () -> engine.list(dir, sink));
+    }
+
+    @Override
+    public List<DirectoryListing> listSiblings(String parent, String first) throws IOException {
+        return meters.timed("list_siblings", () -> engine.listSiblings(parent, first));
     }
 
     @Override

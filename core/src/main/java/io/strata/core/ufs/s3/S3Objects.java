@@ -83,6 +83,12 @@ final class S3Objects {
         return client.listObjectsV2(request.build());
     }
 
+    /** One page of a recursive listing of {@code prefix}: the keys after {@code startAfter}. */
+    CompletableFuture<ListObjectsV2Response> listAfterAsync(String prefix, String startAfter, int maxKeys) {
+        return client.listObjectsV2(ListObjectsV2Request.builder().bucket(bucket).prefix(prefix)
+                .startAfter(startAfter).maxKeys(maxKeys).build());
+    }
+
     /** Whether any key starts with {@code prefix}, other than {@code except} (null: none excepted). */
     CompletableFuture<Boolean> anyKeyAsync(String prefix, String except) {
         return listAsync(prefix, null, null, 2).thenApply(page -> page.contents().stream()

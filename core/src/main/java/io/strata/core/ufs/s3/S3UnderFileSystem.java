@@ -8,6 +8,7 @@ import io.strata.core.readahead.Readahead;
 import io.strata.core.readahead.ReadaheadConfig;
 import io.strata.core.readahead.ReadaheadMetrics;
 import io.strata.core.ufs.UfsFile;
+import io.strata.core.ufs.DirectoryListing;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
@@ -210,6 +211,51 @@ public final class S3UnderFileSystem implements UnderFileSystem {
         }
     }
 
+    /**
+     * One recursive page of the parent's keys from {@code first}'s on (ListObjectsV2 without a
+     * delimiter, after {@code first} followed by the character before '/'), cut into the
+     * directories it holds. Keys come sorted, so each directory's keys are one run of the page; a
+     * run is the directory's whole listing once a key past it shows up, or when the page is the
+     * listing's last. A walk of the harness's 100 x 100 tree on a fresh volume lists ten
+     * directories per request this way instead of one (docs/PERFORMANCE.md, thirty-fifth round).
+     */
+    @Override
+    public List<DirectoryListing> listSiblings(String parent, String first) throws IOException {
+        String prefix = location.childPrefix(parent);
+        String what = "list the directories of '" + parent + "' from '" + first + "'";
+        long nowNs = nowNs();
+        ListObjectsV2Response page = S3Errors.join(
+                objects.listAfterAsync(prefix, prefix + first + (char) ('/' - 1), LIST_PAGE), what);
+        List<DirectoryListing> whole = new ArrayList<>();
+        String directory = null;
+        List<UfsStatus> entries = null;
+        ListingMerger merger = null;
+        for (S3Object object : page.contents()) {
+            String relative = object.key().substring(prefix.length());
+            int slash = relative.indexOf('/');
+            String owner = slash < 0 ? null : relative.substring(0, slash); // null: a file of the parent's
+            if (directory != null && !directory.equals(owner)) {
+                merger.finish();
+                whole.add(new DirectoryListing(directory, entries)); // a key past its run: it is whole
+                directory = null;
+            }
+            if (owner == null || !S3Location.isEntryName(owner)) {
+                continue;
+            }
+            if (directory == null) {
+                directory = owner;
+                entries = new ArrayList<>();
+                merger = new ListingMerger(entries::add);
+            }
+            entryOf(object, relative.substring(slash + 1), nowNs, merger);
+        }
+        if (directory != null && !Boolean.TRUE.equals(page.isTruncated())) {
+            merger.finish();
+            whole.add(new DirectoryListing(directory, entries));
+        }
+        return whole;
+    }
+
     /** One page's objects and prefixes, merged back into key order. */
     private void deliver(ListObjectsV2Response page, String prefix, long nowNs, ListingMerger merger) {
         List<S3Object> contents = page.contents();
@@ -221,17 +267,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
                     && ListingMerger.compareCodePoints(contents.get(i).key(), prefixes.get(j).prefix()) < 0);
             if (takeObject) {
                 S3Object object = contents.get(i++);
-                String name = object.key().substring(prefix.length());
-                int slash = name.indexOf('/');
-                if (slash >= 0) {
-                    // A child's marker that the store did not roll up into a prefix (S3Proxy does this).
-                    String dir = name.substring(0, slash);
-                    if (S3Location.isEntryName(dir)) {
-                        merger.directory(directoryStatus(dir, nowNs));
-                    }
-                } else if (S3Location.isEntryName(name)) { // "" is the directory's own marker
-                    merger.file(fileStatus(name, object.size(), object.lastModified(), object.eTag()));
-                }
+                entryOf(object, object.key().substring(prefix.length()), nowNs, merger);
             } else {
                 String common = prefixes.get(j++).prefix();
                 String name = common.substring(prefix.length(), common.length() - 1);
@@ -239,6 +275,24 @@ public final class S3UnderFileSystem implements UnderFileSystem {
                     merger.directory(directoryStatus(name, nowNs));
                 }
             }
+        }
+    }
+
+    /**
+     * The entry an object makes in the directory whose prefix its key starts with, {@code name}
+     * being the rest of the key: a subdirectory when a '/' follows (a deeper key, or a child's
+     * marker a store did not roll up into a prefix, as S3Proxy does), else a file; none for the
+     * directory's own marker ("") or a name no entry can have.
+     */
+    private static void entryOf(S3Object object, String name, long nowNs, ListingMerger merger) {
+        int slash = name.indexOf('/');
+        if (slash >= 0) {
+            String dir = name.substring(0, slash);
+            if (S3Location.isEntryName(dir)) {
+                merger.directory(directoryStatus(dir, nowNs));
+            }
+        } else if (S3Location.isEntryName(name)) {
+            merger.file(fileStatus(name, object.size(), object.lastModified(), object.eTag()));
         }
     }
 

@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -248,6 +249,21 @@ public final class S3TestServer {
     public void put(URI volume, String path, byte[] data) {
         S3Location at = S3Location.parse(volume);
         client.putObject(b -> b.bucket(at.bucket()).key(key(at, path)), AsyncRequestBody.fromBytes(data)).join();
+    }
+
+    /** {@code count} empty objects {@code k00000}, {@code k00001}, ... under {@code dir} (ending in '/'), 64 puts at a time. */
+    public void putEmpty(URI volume, String dir, int count) {
+        S3Location at = S3Location.parse(volume);
+        List<CompletableFuture<?>> puts = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            String key = key(at, dir + String.format("k%05d", i));
+            puts.add(client.putObject(b -> b.bucket(at.bucket()).key(key), AsyncRequestBody.fromBytes(new byte[0])));
+            if (puts.size() == 64) {
+                CompletableFuture.allOf(puts.toArray(new CompletableFuture<?>[0])).join();
+                puts.clear();
+            }
+        }
+        CompletableFuture.allOf(puts.toArray(new CompletableFuture<?>[0])).join();
     }
 
     /** The object's bytes, or empty if there is none. */

@@ -3,6 +3,7 @@ package io.strata.core.ufs.s3;
 import io.strata.core.conf.Options;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
+import io.strata.core.ufs.DirectoryListing;
 import io.strata.core.ufs.UfsFile;
 import io.strata.core.ufs.UfsStatus;
 import io.strata.core.ufs.UnderFileSystem;
@@ -26,10 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
-
-import software.amazon.awssdk.core.async.AsyncRequestBody;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -126,24 +124,60 @@ class S3UnderFileSystemSemanticsTest {
 
     @Test
     void listingGoesPastOnePageOfKeys() throws IOException {
-        S3Location at = S3Location.parse(volume);
-        List<CompletableFuture<?>> puts = new ArrayList<>();
-        for (int i = 0; i < 2500; i++) {
-            String key = (at.prefix().isEmpty() ? "" : at.prefix() + "/") + "many/" + String.format("k%05d", i);
-            puts.add(server.client().putObject(b -> b.bucket(at.bucket()).key(key),
-                    AsyncRequestBody.fromBytes(new byte[0])));
-            if (puts.size() == 64) {
-                CompletableFuture.allOf(puts.toArray(new CompletableFuture<?>[0])).join();
-                puts.clear();
-            }
-        }
-        CompletableFuture.allOf(puts.toArray(new CompletableFuture<?>[0])).join();
+        server.putEmpty(volume, "many/", 2500);
 
         List<String> names = names("many");
 
         assertEquals(2500, names.size());
         assertEquals("k00000", names.get(0));
         assertEquals("k02499", names.get(2499));
+    }
+
+    @Test
+    void siblingDirectoriesComeWholeFromOneRecursivePageAsTheirListingsWouldGiveThem() throws IOException {
+        server.put(volume, "t/a/1", bytes("1"));
+        server.put(volume, "t/a/2", bytes("22"));
+        server.put(volume, "t/a/sub/deep/x", bytes("x"));
+        server.put(volume, "t/a/x", bytes("shadowed by the directory x/")); // as in a delimited listing
+        server.put(volume, "t/a/x/inner", bytes("i"));
+        server.put(volume, "t/a.b/k", bytes("k")); // sorts before t/a/, after the page's start
+        server.put(volume, "t/b/", new byte[0]); // a marker: b holds nothing else
+        server.put(volume, "t/c/./bad", bytes("b")); // a name no entry can have
+        server.put(volume, "t/c/z", bytes("z"));
+        server.put(volume, "t/file", bytes("f")); // the parent's own file: no directory's
+        server.put(volume, "t/0/before", bytes("0")); // before the page's start
+
+        List<DirectoryListing> listings = ufs.listSiblings("t", "a");
+
+        assertEquals(List.of("a.b", "a", "b", "c"), listings.stream().map(l -> l.name()).toList());
+        for (DirectoryListing listing : listings) {
+            Map<String, UfsStatus> byName = new TreeMap<>();
+            listing.entries().forEach(e -> assertEquals(null, byName.put(e.name(), e), "twice: " + e.name()));
+            Map<String, UfsStatus> listed = listed("t/" + listing.name());
+            assertEquals(listed.keySet(), byName.keySet(), listing.name());
+            for (String name : listed.keySet()) {
+                UfsStatus a = listed.get(name);
+                UfsStatus b = byName.get(name);
+                assertEquals(a.directory(), b.directory(), name);
+                if (!a.directory()) {
+                    assertEquals(a, b, name); // directories report the time they were listed
+                }
+            }
+        }
+        assertEquals(List.of("1", "2", "sub/", "x/"), names("t/a"));
+    }
+
+    @Test
+    void theLastDirectoryOfACutPageIsLeftOutAndAFirstNotWholeGivesNothing() throws IOException {
+        server.putEmpty(volume, "cut/a/", 600);
+        server.putEmpty(volume, "cut/b/", 600);
+
+        assertEquals(List.of("a"), ufs.listSiblings("cut", "a").stream().map(l -> l.name()).toList());
+        assertEquals(600, ufs.listSiblings("cut", "a").get(0).entries().size());
+        assertEquals(List.of("b"), ufs.listSiblings("cut", "b").stream().map(l -> l.name()).toList());
+
+        server.putEmpty(volume, "big/a/", 1200);
+        assertEquals(List.of(), ufs.listSiblings("big", "a"));
     }
 
     @Test
