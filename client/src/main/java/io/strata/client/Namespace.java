@@ -224,8 +224,10 @@ final class Namespace {
      */
     private SiblingListings mergeFirstListing(Inode dir, String ufsPath) throws IOException {
         long startNs = Clocks.nowNs();
-        List<DirectoryListing> siblings = siblingListings(dir, ufsPath);
-        String name = ufsPath.substring(ufsPath.lastIndexOf('/') + 1);
+        int slash = ufsPath.lastIndexOf('/');
+        String name = ufsPath.substring(slash + 1);
+        List<DirectoryListing> siblings = ufsPath.isEmpty() ? List.of()
+                : siblingListings(dir, slash < 0 ? "" : ufsPath.substring(0, slash), name);
         for (DirectoryListing listing : siblings) {
             if (listing.name().equals(name)) {
                 mergeAll(dir.ino(), listing.entries(), startNs);
@@ -274,23 +276,22 @@ final class Namespace {
     }
 
     /**
-     * The listings of {@code dir} and its next siblings from one request, where the storage is
-     * remote and can give them; empty where it cannot, or did not for this parent before (its
-     * subdirectories hold more than a request covers: asking again would cost a request each).
+     * The listings of {@code dir} (named {@code name} in {@code parentPath}) and its next siblings
+     * from one request, where the storage is remote and can give them; empty where it cannot, or
+     * did not for this parent before (its subdirectories hold more than a request covers: asking
+     * again would cost a request each).
      */
-    private List<DirectoryListing> siblingListings(Inode dir, String ufsPath) throws IOException {
-        if (ufsPath.isEmpty() || !ufs.remote() || parentsListedOneByOne.getIfPresent(dir.parent()) != null) {
+    private List<DirectoryListing> siblingListings(Inode dir, String parentPath, String name) throws IOException {
+        if (!ufs.remote() || parentsListedOneByOne.getIfPresent(dir.parent()) != null) {
             return List.of();
         }
-        int slash = ufsPath.lastIndexOf('/');
-        String name = ufsPath.substring(slash + 1);
         List<DirectoryListing> listings;
         try {
-            listings = ufs.listSiblings(slash < 0 ? "" : ufsPath.substring(0, slash), name);
+            listings = ufs.listSiblings(parentPath, name);
         } catch (IOException e) {
             // A store that refuses the recursive request (or failed it) still lists directory by
             // directory; a real failure shows there, where the caller expects it.
-            log.debug("no sibling listings for '{}': {}", ufsPath, e.toString());
+            log.debug("no sibling listings for '{}' in '{}': {}", name, parentPath, e.toString());
             listings = List.of();
         }
         if (listings.stream().noneMatch(listing -> listing.name().equals(name))) {
