@@ -50,11 +50,20 @@ final class SqliteNativeLibrary {
     /**
      * The library of this sqlite-jdbc version and platform under {@code root}, written there from
      * the jar if it is not yet; empty if the jar has none for this platform or it cannot be written.
+     *
+     * <p>The copy is named by the platform as the JVM states it ({@code os.name}, {@code os.arch}),
+     * not by sqlite-jdbc's own name for it: working that out runs {@code uname -o} in a child
+     * process (its check for Termux), 25-30 ms of every mount's start (wall profile). It is asked
+     * only when the copy is made, to pick the jar's library. Two platforms the JVM names alike
+     * (glibc and musl sharing a home directory) would share a copy; the wrong one fails to load,
+     * and sqlite-jdbc then extracts its own as without this cache.
      */
     static Optional<Path> cachedCopy(Path root) {
-        String resource = LibraryLoaderUtil.getNativeLibResourcePath() + "/" + LibraryLoaderUtil.getNativeLibName();
-        // The resource path names the platform (e.g. /org/sqlite/native/Linux/x86_64), the version the build.
-        return LibraryCache.keep(root.resolve(SQLiteJDBCLoader.getVersion() + resource), SQLiteJDBCLoader.class,
-                () -> resource);
+        String name = LibraryLoaderUtil.getNativeLibName();
+        Path library = root.resolve(SQLiteJDBCLoader.getVersion())
+                .resolve(System.getProperty("os.name") + "-" + System.getProperty("os.arch"))
+                .resolve(name);
+        return LibraryCache.keep(library, SQLiteJDBCLoader.class,
+                () -> LibraryLoaderUtil.getNativeLibResourcePath() + "/" + name);
     }
 }

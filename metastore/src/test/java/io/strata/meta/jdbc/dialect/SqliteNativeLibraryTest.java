@@ -34,6 +34,15 @@ class SqliteNativeLibraryTest {
     }
 
     @Test
+    void theCopyIsNamedByTheVersionAndThePlatformAsTheJvmStatesIt() {
+        Path library = SqliteNativeLibrary.cachedCopy(cache).orElseThrow();
+
+        assertEquals(cache.resolve(SQLiteJDBCLoader.getVersion())
+                .resolve(System.getProperty("os.name") + "-" + System.getProperty("os.arch"))
+                .resolve(LibraryLoaderUtil.getNativeLibName()), library);
+    }
+
+    @Test
     void laterJvmsReuseTheCopyWithoutWritingIt() throws IOException {
         Path library = SqliteNativeLibrary.cachedCopy(cache).orElseThrow();
         FileTime old = FileTime.fromMillis(1_000_000_000_000L);
