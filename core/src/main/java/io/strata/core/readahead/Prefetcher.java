@@ -336,14 +336,22 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
 
     /**
      * Tops up a sequential session's window once less than half of it is left ahead of the
-     * stream: parts up to {@code next + window}, each only if the budget has room now.
+     * stream: parts up to {@code next + window}, each only if the budget has room now. A window
+     * of a part or more ends on the part grid, rounded up: a top-up that ended inside a part left
+     * the rest of that part to the next top-up, as a GET of its own, so a stream's GETs came in
+     * every size up to a part (209 for a cold GiB instead of ~130), and a GET costs the store
+     * about the same whatever its size (docs/PERFORMANCE.md, thirty-sixth round).
      */
     private void readAhead(ReadaheadSession session) {
         if (!session.sequential()) {
             return;
         }
         long next = session.next();
-        long target = Math.min(size, next + session.window());
+        long windowEnd = next + session.window();
+        if (session.window() >= config.partSize()) {
+            windowEnd = alignUp(windowEnd, config.partSize());
+        }
+        long target = Math.min(size, windowEnd);
         long ahead = parts.coveredEnd(next);
         if (ahead >= target || ahead - next >= session.window() / 2) {
             return;
@@ -548,6 +556,10 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
 
     private static long alignDown(long offset, long unit) {
         return offset - offset % unit;
+    }
+
+    private static long alignUp(long offset, long unit) {
+        return alignDown(offset + unit - 1, unit);
     }
 
     private static long total(List<PartTable.Gap> gaps) {

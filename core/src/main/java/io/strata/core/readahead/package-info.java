@@ -38,8 +38,9 @@
  *       sequential with a 1 MiB window, which doubles each time the stream has read half a window,
  *       up to {@code max_readahead} (16 MiB; 0 turns readahead off). Whenever less than half the
  *       window is fetched or in flight ahead of the stream, the rest is requested as parts of up
- *       to 8 MiB, each only if the budget has room right now: readahead never waits, it shrinks
- *       the window instead. A new session beyond the 8th evicts the least recently used one that
+ *       to 8 MiB on the 8 MiB part grid (a window of a part or more is rounded up to the grid, so
+ *       a stream's GETs are whole parts), each only if the budget has room right now: readahead
+ *       never waits, it shrinks the window instead. A new session beyond the 8th evicts the least recently used one that
  *       is not sequential, or if all are, the least recently used: each random read starts a
  *       session, and random readers must not push out a stream between two of its reads.</li>
  *   <li><b>pins and copies</b>: without the lock, waits for each part it needs (the futures of GETs

@@ -125,6 +125,24 @@ class PrefetcherTest {
     }
 
     @Test
+    void aStreamWhoseWindowReachesAPartFetchesWholePartsOnThePartGrid() throws IOException {
+        FakeObject object = new FakeObject(16 * MIB, 5);
+        Prefetcher prefetcher = open(config(2 * PART, true, 64 * MIB), object);
+        for (long offset = 0; offset < object.data.length; offset += 64 * KIB) {
+            readAndCheck(prefetcher, object, offset, 64 * KIB);
+        }
+        // Past the first windows (64 KiB, doubling up to two parts), every GET is one whole part.
+        List<FakeObject.Request> pastTheFirstWindows = object.requests().stream()
+                .filter(request -> request.offset() >= 4 * PART).toList();
+        assertEquals((object.data.length - 4 * PART) / PART, pastTheFirstWindows.size(), object.requests().toString());
+        for (FakeObject.Request request : pastTheFirstWindows) {
+            assertEquals(0, request.offset() % PART, "on the part grid: " + request);
+            assertEquals(PART, request.length(), "a whole part: " + request);
+        }
+        assertEquals(object.data.length, object.requestedBytes(), "every byte fetched once");
+    }
+
+    @Test
     void readaheadGoingUnreadShrinksTheWindow() throws IOException {
         FakeObject object = new FakeObject(32 * MIB, 2);
         Prefetcher prefetcher = open(config(2 * MIB, true, 64 * MIB), object);
