@@ -19,7 +19,8 @@ public final class ReadaheadOptions implements OptionGroup {
     public static final Option<DataSize> MAX_READAHEAD = Option.builder("max_readahead", OptionType.SIZE)
             .defaultValue(DataSize.ofMiB(16))
             .doc("Largest window a sequential reader is read ahead of its position, per stream: the window"
-                    + " starts at 1MiB and doubles while the reads stay sequential. 0 turns readahead off.")
+                    + " starts at 1MiB and doubles while the reads stay sequential; from 8MiB on it ends on the"
+                    + " 8MiB grid of the GETs, rounded up. 0 turns readahead off.")
             .build();
 
     public static final Option<Boolean> PREFETCH = Option.builder("prefetch", OptionType.BOOLEAN)

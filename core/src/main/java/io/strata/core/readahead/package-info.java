@@ -40,9 +40,10 @@
  *       window is fetched or in flight ahead of the stream, the rest is requested as parts of up
  *       to 8 MiB on the 8 MiB part grid (a window of a part or more is rounded up to the grid, so
  *       a stream's GETs are whole parts), each only if the budget has room right now: readahead
- *       never waits, it shrinks the window instead. A new session beyond the 8th evicts the least recently used one that
- *       is not sequential, or if all are, the least recently used: each random read starts a
- *       session, and random readers must not push out a stream between two of its reads.</li>
+ *       never waits, it shrinks the window instead. A new session beyond the 8th evicts the least
+ *       recently used one that is not sequential, or if all are, the least recently used: each
+ *       random read starts a session, and random readers must not push out a stream between two
+ *       of its reads.</li>
  *   <li><b>pins and copies</b>: without the lock, waits for each part it needs (the futures of GETs
  *       the SDK's Netty client runs: no thread per request) and copies its bytes out; or, for
  *       {@code readRange} of bytes within one block of one part (each page the page cache fills),
