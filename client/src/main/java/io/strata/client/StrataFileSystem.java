@@ -99,6 +99,10 @@ public final class StrataFileSystem implements AutoCloseable {
     private static final int O_ACCMODE = 3;
     private static final int O_RDWR = 2;
     private static final int O_TRUNC = 01000;
+    // st_mode's set-ID bits and group execute.
+    private static final int S_ISUID = 04000;
+    private static final int S_ISGID = 02000;
+    private static final int S_IXGRP = 00010;
     /** Extended attributes that hold POSIX ACLs. */
     private static final String POSIX_ACL_PREFIX = "system.posix_acl_";
     /** Extended attributes that hold security labels and file capabilities. */
@@ -390,6 +394,27 @@ public final class StrataFileSystem implements AutoCloseable {
     public Inode chmod(long ino, int mode) throws IOException {
         checkWritable();
         return attributes(meta.setAttr(ino, SetAttr.mode(mode & 07777, Clocks.nowNs())));
+    }
+
+    /**
+     * What a write or truncate by a caller without CAP_FSETID, or any change of owner, does to a
+     * file's set-ID bits (the frontend says when: the kernel decides on capabilities): set-user-ID
+     * goes, and set-group-ID goes where the group may execute (without group execute it marks
+     * mandatory locking, and stays). A directory keeps its bits (set-group-ID is how its new
+     * entries inherit its group). Whether any bit went: a file without them costs no metastore write.
+     */
+    public boolean clearSetIdBits(long ino) throws IOException {
+        Inode inode = meta.getInode(ino);
+        int mode = inode.mode();
+        int cleared = mode & ~S_ISUID;
+        if ((mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP)) {
+            cleared &= ~S_ISGID;
+        }
+        if (inode.isDirectory() || cleared == mode) {
+            return false;
+        }
+        chmod(ino, cleared);
+        return true;
     }
 
     /** Changes owner and/or group; -1 leaves one unchanged, as chown(2). */

@@ -218,6 +218,45 @@ class InodeApiTest {
     }
 
     @Test
+    void clearingSetIdBitsDropsSetuidAndTheSetgidOfAGroupExecutableFile() throws IOException {
+        long ino = write(ROOT, "f", "x");
+        fs.chmod(ino, 06755);
+
+        assertThat(fs.clearSetIdBits(ino)).isTrue();
+
+        assertThat(fs.stat(ino).mode()).isEqualTo(0755);
+    }
+
+    @Test
+    void clearingSetIdBitsKeepsTheSetgidOfAFileItsGroupCannotExecute() throws IOException {
+        long ino = write(ROOT, "f", "x");
+        fs.chmod(ino, 06644); // set-group-ID without group execute marks mandatory locking
+
+        assertThat(fs.clearSetIdBits(ino)).isTrue();
+
+        assertThat(fs.stat(ino).mode()).isEqualTo(02644);
+    }
+
+    @Test
+    void clearingSetIdBitsLeavesADirectoryAlone() throws IOException {
+        long dir = fs.mkdir(ROOT, "d", 02775, USER).ino();
+
+        assertThat(fs.clearSetIdBits(dir)).isFalse();
+
+        assertThat(fs.stat(dir).mode()).isEqualTo(02775);
+    }
+
+    @Test
+    void clearingSetIdBitsOfAFileWithoutThemChangesNothing() throws IOException {
+        long ino = write(ROOT, "f", "x");
+        Inode before = fs.stat(ino);
+
+        assertThat(fs.clearSetIdBits(ino)).isFalse();
+
+        assertThat(fs.stat(ino)).isEqualTo(before); // ctime too: nothing was written
+    }
+
+    @Test
     void readdirPagesAfterTheLastNameSeen() throws IOException {
         long dir = fs.mkdir(ROOT, "d", 0755, USER).ino();
         for (String name : List.of("a", "b", "c", "d", "e")) {

@@ -132,21 +132,14 @@ class ErrnoTest {
         Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
         Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rw-r--r--"));
 
-        Shell.Result denied = asNobody("cat", secret.toString());
+        Shell.Result denied = Shell.asNobody("cat", secret.toString());
         assertNotEquals(0, denied.exit(), denied.describe());
         assertTrue(denied.err().contains("Permission denied"), denied.describe());
         // the control: the same user reads a world-readable file in the same directory
-        Shell.Result allowed = asNobody("cat", open.toString()).assertOk();
+        Shell.Result allowed = Shell.asNobody("cat", open.toString()).assertOk();
         assertEquals("for everyone\n", allowed.out());
-        Shell.Result write = asNobody("sh", "-c", "echo x >> " + open);
+        Shell.Result write = Shell.asNobody("sh", "-c", "echo x >> " + open);
         assertTrue(write.err().contains("Permission denied"), write.describe());
-    }
-
-    private static Shell.Result asNobody(String... command) {
-        java.util.List<String> full = new java.util.ArrayList<>(
-                java.util.List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
-        full.addAll(java.util.List.of(command));
-        return Shell.run(null, java.util.Map.of(), Shell.DEFAULT_TIMEOUT, full);
     }
 
     @Test

@@ -121,6 +121,21 @@ class KernelTransportTest {
         assertEquals(flushes + 1, served("flush"), "only the writer's close flushes");
     }
 
+    @Test
+    void aFilesWritesAfterItsFirstAskNoMoreForItsSecurityCapability() throws IOException {
+        Path file = dir.resolve("f");
+        Files.writeString(file, "first");
+        // the file's first write asked for security.capability (ENOTSUP): it has none to lose
+        Poll.until("the first write's GETXATTR counted", true, Duration.ofSeconds(5), () -> served("getxattr") >= 1);
+        long asked = served("getxattr");
+        assertEquals("OK", Shell.errnoOf("""
+                fd = os.open(a, os.O_WRONLY | os.O_APPEND)
+                for _ in range(50): os.write(fd, b'x' * 4096)
+                os.close(fd)""", file));
+        assertEquals(5 + 50 * 4096, Files.size(file));
+        assertEquals(asked, served("getxattr"), "a GETXATTR before each write");
+    }
+
     private static long served(String op) {
         Timer timer = volume.meters().find("strata.fuse.ops").tag("op", op).timer();
         return timer == null ? 0 : timer.count();

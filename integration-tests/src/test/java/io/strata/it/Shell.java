@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -41,6 +42,13 @@ final class Shell {
     /** {@code sh -c script} in {@code dir}, with TZ=UTC so that dates print the same everywhere. */
     static Result sh(Path dir, String script) {
         return run(dir, Map.of("TZ", "UTC"), DEFAULT_TIMEOUT, List.of("sh", "-c", script));
+    }
+
+    /** {@code command} as user and group 65534 (nobody) with no other groups: another user than the mount's. */
+    static Result asNobody(String... command) {
+        List<String> full = new ArrayList<>(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"));
+        full.addAll(List.of(command));
+        return run(null, Map.of(), DEFAULT_TIMEOUT, full);
     }
 
     static Result run(Path dir, String... command) {

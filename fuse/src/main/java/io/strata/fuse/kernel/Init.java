@@ -37,6 +37,13 @@ final class Init {
     static final int PARALLEL_DIROPS = 1 << 18;
     static final int MAX_PAGES = 1 << 22;
     static final int CACHE_SYMLINKS = 1 << 23;
+    /**
+     * The server clears set-ID bits on write, truncate and chown when the kernel says so
+     * (Operations). In return the kernel marks the mount SB_NOSEC: once a file's first write finds
+     * no security.capability, its later writes skip the GETXATTR that would otherwise precede every
+     * write(2), a round trip each.
+     */
+    static final int HANDLE_KILLPRIV_V2 = 1 << 28;
 
     private final KernelSettings settings;
     private volatile String negotiated = "INIT not received";
@@ -65,7 +72,7 @@ final class Init {
             return;
         }
         int wanted = ASYNC_READ | ATOMIC_O_TRUNC | BIG_WRITES | DO_READDIRPLUS | READDIRPLUS_AUTO | ASYNC_DIO
-                | PARALLEL_DIROPS | MAX_PAGES | CACHE_SYMLINKS
+                | PARALLEL_DIROPS | MAX_PAGES | CACHE_SYMLINKS | HANDLE_KILLPRIV_V2
                 | (settings.autoInvalData() ? AUTO_INVAL_DATA : 0)
                 | (settings.writebackCache() ? WRITEBACK_CACHE : 0);
         int flags = wanted & kernelFlags;

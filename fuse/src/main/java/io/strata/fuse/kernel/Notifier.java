@@ -17,10 +17,11 @@ import java.util.concurrent.atomic.LongAdder;
  * Tells the kernel to drop what it caches of a name or a file that changed behind its back
  * (NOTIFY_INVAL_ENTRY, NOTIFY_INVAL_INODE, NOTIFY_DELETE).
  *
- * <p>Notifications are queued and written by a thread of their own, never by a worker: the kernel
+ * <p>Notifications are queued and written by a thread of their own, not by a worker: the kernel
  * takes the directory's lock to drop an entry, and a worker may be serving a request under that
  * very lock, which would then wait for itself. A full queue drops the notification (counted):
- * the cache timeouts still bound how long the kernel keeps the stale entry.
+ * the cache timeouts still bound how long the kernel keeps the stale entry. The one exception,
+ * {@link #attributesChangedNow}, drops attributes only, which takes no lock a request holds.
  */
 final class Notifier implements ChangeListener, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Notifier.class);
@@ -28,12 +29,17 @@ final class Notifier implements ChangeListener, AutoCloseable {
     private static final int INVAL_ENTRY = 3;
     private static final int DELETE = 6;
     private static final int QUEUE = 4096;
+    /** NOTIFY_INVAL_INODE's offset that drops the attributes and no pages. */
+    private static final long ATTRIBUTES_ONLY = -1;
 
     private final FuseDevice device;
     private final LookupCounts lookups;
     private final BlockingQueue<Notice> queue = new ArrayBlockingQueue<>(QUEUE);
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(4096 + 64).order(ByteOrder.nativeOrder());
     private final ByteBuffer iovec = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
+    /** The synchronous invalidation's own: it is written from workers, not the writer thread. */
+    private final ByteBuffer ownBuffer = ByteBuffer.allocateDirect(64).order(ByteOrder.nativeOrder());
+    private final ByteBuffer ownIovec = ByteBuffer.allocateDirect(16).order(ByteOrder.nativeOrder());
     private final Set<Long> changedSinceOpen = ConcurrentHashMap.newKeySet();
     private final LongAdder sent = new LongAdder();
     private final LongAdder dropped = new LongAdder();
@@ -76,6 +82,21 @@ final class Notifier implements ChangeListener, AutoCloseable {
     }
 
     /**
+     * Drops the kernel's cached attributes of {@code ino} now, on the caller's thread, for a change
+     * the request being served made and its reply does not carry. Only the attributes: dropping
+     * pages waits for their locks, which the request being served may hold. Rare (a write that
+     * cleared set-ID bits), so one caller at a time.
+     */
+    synchronized void attributesChangedNow(long ino) {
+        int errno = write(INVAL_INODE, ino, 0, null, ATTRIBUTES_ONLY, ownBuffer, ownIovec);
+        if (errno != 0 && errno != Errno.ENOENT) {
+            log.debug("attribute invalidation for node {} failed with errno {}", ino, errno);
+        } else {
+            sent.increment();
+        }
+    }
+
+    /**
      * Whether {@code ino}'s content changed since the kernel last opened it, forgetting it. An open
      * that finds so is answered without FOPEN_KEEP_CACHE, which drops the kernel's pages before
      * the open returns: the queued NOTIFY_INVAL_INODE could land after the first reads.
@@ -111,7 +132,7 @@ final class Notifier implements ChangeListener, AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
-            int errno = write(notice);
+            int errno = write(notice.code(), notice.parent(), notice.child(), notice.name(), 0, buffer, iovec);
             // ENOENT: the kernel no longer has that entry or inode, which is what we wanted.
             if (errno != 0 && errno != Errno.ENOENT) {
                 log.debug("notification {} for node {} failed with errno {}", notice.code(), notice.parent(), errno);
@@ -121,25 +142,27 @@ final class Notifier implements ChangeListener, AutoCloseable {
         }
     }
 
-    private int write(Notice notice) {
+    /** {@code inodeOffset}: for INVAL_INODE, where the pages to drop start (0 all, negative none). */
+    private int write(int code, long parent, long child, String notedName, long inodeOffset, ByteBuffer buffer,
+                      ByteBuffer iovec) {
         buffer.clear();
         buffer.position(Replies.OUT_HEADER_SIZE);
-        byte[] name = notice.name() == null ? null : notice.name().getBytes(StandardCharsets.UTF_8);
-        switch (notice.code()) {
+        byte[] name = notedName == null ? null : notedName.getBytes(StandardCharsets.UTF_8);
+        switch (code) {
             case INVAL_INODE -> {
-                buffer.putLong(notice.parent());
-                buffer.putLong(0); // offset: from the start
+                buffer.putLong(parent);
+                buffer.putLong(inodeOffset);
                 buffer.putLong(0); // length 0: to the end
             }
             case INVAL_ENTRY -> {
-                buffer.putLong(notice.parent());
+                buffer.putLong(parent);
                 buffer.putInt(name.length);
                 buffer.putInt(0);
                 buffer.put(name).put((byte) 0);
             }
             default -> {
-                buffer.putLong(notice.parent());
-                buffer.putLong(notice.child());
+                buffer.putLong(parent);
+                buffer.putLong(child);
                 buffer.putInt(name.length);
                 buffer.putInt(0);
                 buffer.put(name).put((byte) 0);
@@ -147,7 +170,7 @@ final class Notifier implements ChangeListener, AutoCloseable {
         }
         int length = buffer.position();
         buffer.putInt(0, length);
-        buffer.putInt(4, notice.code());
+        buffer.putInt(4, code);
         buffer.putLong(8, 0); // unique 0: a notification, not a reply
         iovec.putLong(0, FuseDevice.address(buffer));
         iovec.putLong(8, length);

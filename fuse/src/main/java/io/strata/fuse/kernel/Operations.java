@@ -45,6 +45,11 @@ final class Operations {
     private static final int FATTR_FH = 1 << 6;
     private static final int FATTR_ATIME_NOW = 1 << 7;
     private static final int FATTR_MTIME_NOW = 1 << 8;
+    private static final int FATTR_KILL_SUIDGID = 1 << 11;
+    // What the kernel asks of a server that clears set-ID bits itself (Init.HANDLE_KILLPRIV_V2):
+    // fuse_write_in.write_flags and fuse_open_in.open_flags
+    private static final int FUSE_WRITE_KILL_SUIDGID = 1 << 2;
+    private static final int FUSE_OPEN_KILL_SUIDGID = 1;
     private static final int FUSE_GETATTR_FH = 1;
     private static final int FOPEN_DIRECT_IO = 1;
     private static final int FOPEN_KEEP_CACHE = 1 << 1;
@@ -243,6 +248,9 @@ final class Operations {
         if ((valid & (FATTR_UID | FATTR_GID)) != 0) {
             fs.chown(ino, (valid & FATTR_UID) != 0 ? uid : -1, (valid & FATTR_GID) != 0 ? gid : -1);
         }
+        if ((valid & FATTR_KILL_SUIDGID) != 0) { // a truncate or a change of owner
+            fs.clearSetIdBits(ino);
+        }
         Long newAtime = time(valid, FATTR_ATIME, FATTR_ATIME_NOW, atime, atimeNs);
         Long newMtime = time(valid, FATTR_MTIME, FATTR_MTIME_NOW, mtime, mtimeNs);
         if (newAtime != null || newMtime != null) {
@@ -329,6 +337,10 @@ final class Operations {
 
     private void open(Request request, Replies out) throws IOException {
         int flags = request.u32();
+        int kernelOpenFlags = request.u32();
+        if ((kernelOpenFlags & FUSE_OPEN_KILL_SUIDGID) != 0) { // an O_TRUNC open, cleared first as truncate(2) does
+            clearSetIdBits(request.nodeId());
+        }
         long fh = fs.open(request.nodeId(), flags);
         int replyFlags = notifier.takeChangedSinceOpen(request.nodeId()) ? openFlags & ~FOPEN_KEEP_CACHE : openFlags;
         if (!StrataFileSystem.writes(flags)) {
@@ -351,7 +363,9 @@ final class Operations {
     private void create(Request request, Replies out) throws IOException {
         int flags = request.u32();
         int mode = request.u32();
-        request.skip(8); // umask, open_flags
+        // umask (applied by the kernel); open_flags, whose FUSE_OPEN_KILL_SUIDGID only an O_TRUNC
+        // brings: a file made by this request has nothing to truncate, and an existing name is EEXIST
+        request.skip(8);
         String name = request.name();
         StrataFileSystem.Created created = fs.create(request.nodeId(), name, mode & 07777, flags, caller(request));
         ByteBuffer b = out.begin();
@@ -388,12 +402,27 @@ final class Operations {
         long fh = request.u64();
         long offset = request.u64();
         int size = request.u32();
-        request.skip(4 + 8 + 4 + 4); // write_flags, lock_owner, flags, padding
+        int writeFlags = request.u32();
+        request.skip(8 + 4 + 4); // lock_owner, flags, padding
+        if ((writeFlags & FUSE_WRITE_KILL_SUIDGID) != 0) {
+            clearSetIdBits(request.nodeId());
+        }
         fs.write(fh, request.bytes(size), offset);
         ByteBuffer b = out.begin();
         b.putInt(size);
         b.putInt(0);
         out.send(request);
+    }
+
+    /**
+     * Clears a file's set-ID bits for a request whose reply carries no attributes (WRITE, OPEN):
+     * after those the kernel refreshes only the size and times it caches, so its cached mode is
+     * dropped here, before the reply, or stat(2) would show the bits until attr_timeout.
+     */
+    private void clearSetIdBits(long ino) throws IOException {
+        if (fs.clearSetIdBits(ino)) {
+            notifier.attributesChangedNow(ino);
+        }
     }
 
     private void fallocate(Request request, Replies out) throws IOException {
