@@ -46,7 +46,20 @@ final class Notifier implements ChangeListener, AutoCloseable {
     private final Thread writer;
     private volatile boolean closed;
 
-    private record Notice(int code, long parent, long child, String name) {}
+    /** @param pagesFrom for INVAL_INODE, where the pages to drop start: 0 all, {@link #ATTRIBUTES_ONLY} none */
+    private record Notice(int code, long parent, long child, String name, long pagesFrom) {
+        static Notice inode(long ino, long pagesFrom) {
+            return new Notice(INVAL_INODE, ino, 0, null, pagesFrom);
+        }
+
+        static Notice entry(long parent, String name) {
+            return new Notice(INVAL_ENTRY, parent, 0, name, 0);
+        }
+
+        static Notice delete(long parent, long child, String name) {
+            return new Notice(DELETE, parent, child, name, 0);
+        }
+    }
 
     Notifier(FuseDevice device, LookupCounts lookups) {
         this.device = device;
@@ -60,7 +73,7 @@ final class Notifier implements ChangeListener, AutoCloseable {
     @Override
     public void entryChanged(long parent, String name) {
         if (lookups.known(parent)) {
-            offer(new Notice(INVAL_ENTRY, parent, 0, name));
+            offer(Notice.entry(parent, name));
         }
     }
 
@@ -68,7 +81,7 @@ final class Notifier implements ChangeListener, AutoCloseable {
     @Override
     public void entryRemoved(long parent, String name, long child) {
         if (lookups.known(parent)) {
-            offer(new Notice(DELETE, parent, child, name));
+            offer(Notice.delete(parent, child, name));
         }
     }
 
@@ -77,7 +90,7 @@ final class Notifier implements ChangeListener, AutoCloseable {
     public void contentChanged(long ino) {
         if (lookups.known(ino)) {
             changedSinceOpen.add(ino);
-            offer(new Notice(INVAL_INODE, ino, 0, null));
+            offer(Notice.inode(ino, 0));
         }
     }
 
@@ -88,12 +101,7 @@ final class Notifier implements ChangeListener, AutoCloseable {
      * cleared set-ID bits), so one caller at a time.
      */
     synchronized void attributesChangedNow(long ino) {
-        int errno = write(INVAL_INODE, ino, 0, null, ATTRIBUTES_ONLY, ownBuffer, ownIovec);
-        if (errno != 0 && errno != Errno.ENOENT) {
-            log.debug("attribute invalidation for node {} failed with errno {}", ino, errno);
-        } else {
-            sent.increment();
-        }
+        send(Notice.inode(ino, ATTRIBUTES_ONLY), ownBuffer, ownIovec);
     }
 
     /**
@@ -132,49 +140,52 @@ final class Notifier implements ChangeListener, AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
-            int errno = write(notice.code(), notice.parent(), notice.child(), notice.name(), 0, buffer, iovec);
-            // ENOENT: the kernel no longer has that entry or inode, which is what we wanted.
-            if (errno != 0 && errno != Errno.ENOENT) {
-                log.debug("notification {} for node {} failed with errno {}", notice.code(), notice.parent(), errno);
-            } else {
-                sent.increment();
-            }
+            send(notice, buffer, iovec);
         }
     }
 
-    /** {@code inodeOffset}: for INVAL_INODE, where the pages to drop start (0 all, negative none). */
-    private int write(int code, long parent, long child, String notedName, long inodeOffset, ByteBuffer buffer,
-                      ByteBuffer iovec) {
-        buffer.clear();
-        buffer.position(Replies.OUT_HEADER_SIZE);
-        byte[] name = notedName == null ? null : notedName.getBytes(StandardCharsets.UTF_8);
-        switch (code) {
+    private void send(Notice notice, ByteBuffer out, ByteBuffer vector) {
+        int errno = write(notice, out, vector);
+        // ENOENT: the kernel no longer has that entry or inode, which is what we wanted.
+        if (errno != 0 && errno != Errno.ENOENT) {
+            log.debug("notification {} for node {} failed with errno {}", notice.code(), notice.parent(), errno);
+        } else {
+            sent.increment();
+        }
+    }
+
+    /** Writes {@code notice} to the device through {@code out} and {@code vector}; the errno, 0 if sent. */
+    private int write(Notice notice, ByteBuffer out, ByteBuffer vector) {
+        out.clear();
+        out.position(Replies.OUT_HEADER_SIZE);
+        byte[] name = notice.name() == null ? null : notice.name().getBytes(StandardCharsets.UTF_8);
+        switch (notice.code()) {
             case INVAL_INODE -> {
-                buffer.putLong(parent);
-                buffer.putLong(inodeOffset);
-                buffer.putLong(0); // length 0: to the end
+                out.putLong(notice.parent());
+                out.putLong(notice.pagesFrom());
+                out.putLong(0); // length 0: to the end
             }
             case INVAL_ENTRY -> {
-                buffer.putLong(parent);
-                buffer.putInt(name.length);
-                buffer.putInt(0);
-                buffer.put(name).put((byte) 0);
+                out.putLong(notice.parent());
+                out.putInt(name.length);
+                out.putInt(0);
+                out.put(name).put((byte) 0);
             }
             default -> {
-                buffer.putLong(parent);
-                buffer.putLong(child);
-                buffer.putInt(name.length);
-                buffer.putInt(0);
-                buffer.put(name).put((byte) 0);
+                out.putLong(notice.parent());
+                out.putLong(notice.child());
+                out.putInt(name.length);
+                out.putInt(0);
+                out.put(name).put((byte) 0);
             }
         }
-        int length = buffer.position();
-        buffer.putInt(0, length);
-        buffer.putInt(4, code);
-        buffer.putLong(8, 0); // unique 0: a notification, not a reply
-        iovec.putLong(0, FuseDevice.address(buffer));
-        iovec.putLong(8, length);
-        return device.writev(FuseDevice.address(iovec), 1);
+        int length = out.position();
+        out.putInt(0, length);
+        out.putInt(4, notice.code());
+        out.putLong(8, 0); // unique 0: a notification, not a reply
+        vector.putLong(0, FuseDevice.address(out));
+        vector.putLong(8, length);
+        return device.writev(FuseDevice.address(vector), 1);
     }
 
     @Override
