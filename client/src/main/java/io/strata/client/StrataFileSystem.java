@@ -405,12 +405,15 @@ public final class StrataFileSystem implements AutoCloseable {
      */
     public boolean clearSetIdBits(long ino) throws IOException {
         Inode inode = meta.getInode(ino);
+        if (inode.isDirectory()) {
+            return false;
+        }
         int mode = inode.mode();
         int cleared = mode & ~S_ISUID;
         if ((mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP)) {
             cleared &= ~S_ISGID;
         }
-        if (inode.isDirectory() || cleared == mode) {
+        if (cleared == mode) {
             return false;
         }
         chmod(ino, cleared);
