@@ -97,7 +97,10 @@ final class Daemon {
         return stateDir.resolve("run").resolve(name(mountPoint) + ".pid");
     }
 
-    /** {@code [setsid] java <this JVM's options> -cp <class path> io.strata.cli.Main mount --foreground SOURCE MP}. */
+    /**
+     * {@code [setsid] java <this JVM's options> <this program> mount --foreground SOURCE MP}, where
+     * the program is launched as this one was ({@link #program}).
+     */
     static List<String> command(Path source, Path mountPoint) {
         return command(source.toString(), mountPoint);
     }
@@ -114,9 +117,7 @@ final class Daemon {
                 command.add(argument);
             }
         }
-        command.add("-cp");
-        command.add(absoluteClassPath());
-        command.add(Main.class.getName());
+        command.addAll(program(System.getProperty("java.class.path"), System.getProperty("sun.java.command", "")));
         command.addAll(List.of("mount", "--foreground", source, mountPoint.toString()));
         return command;
     }
@@ -301,14 +302,36 @@ final class Daemon {
         return Optional.empty();
     }
 
-    private static String absoluteClassPath() {
+    /**
+     * How the daemon names this program: {@code -jar JAR} when this JVM was started with
+     * {@code -jar} (its class path is then the jar alone, and the launcher's command starts with it),
+     * else {@code -cp CLASSPATH io.strata.cli.Main}. A daemon started from the jar with {@code -cp}
+     * would lose what only {@code -jar} applies, the manifest's {@code Add-Opens}: without them the
+     * kernel transport cannot reach a page file's descriptor, so every background mount copied the
+     * reads that a foreground one splices (docs/PERFORMANCE.md, thirty-eighth round). Paths are made
+     * absolute: the daemon runs in {@code /}.
+     *
+     * @param classPath this JVM's {@code java.class.path}
+     * @param javaCommand this JVM's {@code sun.java.command}: the main class or the jar as the
+     *        launcher was given it, then the program's arguments
+     */
+    static List<String> program(String classPath, String javaCommand) {
         List<String> entries = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+        for (String entry : classPath.split(File.pathSeparator)) {
             if (!entry.isEmpty()) {
-                entries.add(Path.of(entry).toAbsolutePath().normalize().toString());
+                entries.add(entry);
             }
         }
-        return String.join(File.pathSeparator, entries);
+        if (entries.size() == 1 && entries.get(0).endsWith(".jar")
+                && (javaCommand.equals(entries.get(0)) || javaCommand.startsWith(entries.get(0) + " "))) {
+            return List.of("-jar", absolute(entries.get(0)));
+        }
+        return List.of("-cp", String.join(File.pathSeparator, entries.stream().map(Daemon::absolute).toList()),
+                Main.class.getName());
+    }
+
+    private static String absolute(String path) {
+        return Path.of(path).toAbsolutePath().normalize().toString();
     }
 
     /** The variables the daemon gets on top of this process's environment. */

@@ -46,6 +46,26 @@ class DaemonTest {
     }
 
     @Test
+    void aDaemonOfAProgramStartedFromItsJarIsStartedFromTheJarToo() {
+        // -jar applies the manifest's Add-Opens, which the kernel transport's spliced reads need
+        assertEquals(List.of("-jar", "/opt/strata/cli/target/strata.jar"),
+                Daemon.program("/opt/strata/cli/target/strata.jar", "/opt/strata/cli/target/strata.jar mount /d /m"));
+        assertEquals(List.of("-jar", Path.of("cli/target/strata.jar").toAbsolutePath().toString()),
+                Daemon.program("cli/target/strata.jar", "cli/target/strata.jar mount /d /m"));
+    }
+
+    @Test
+    void aDaemonOfAProgramStartedFromAClassPathGetsThatClassPathAndTheMainClass() {
+        assertEquals(List.of("-cp", "/opt/a.jar:/opt/classes", Main.class.getName()),
+                Daemon.program("/opt/a.jar:/opt/classes", Main.class.getName() + " mount /d /m"));
+        // one jar on a class path, the main class named: still -cp, as this JVM was started
+        assertEquals(List.of("-cp", "/opt/strata.jar", Main.class.getName()),
+                Daemon.program("/opt/strata.jar", Main.class.getName() + " mount /d /m"));
+        assertEquals(List.of("-cp", "/opt/strata.jar", Main.class.getName()),
+                Daemon.program("/opt/strata.jar", ""));
+    }
+
+    @Test
     void namesComeFromTheMountPoint() {
         assertEquals("mnt-data", Daemon.name(Path.of("/mnt/data")));
         assertEquals("mnt-my_data", Daemon.name(Path.of("/mnt/my data")));

@@ -2,6 +2,7 @@ package io.strata.it;
 
 import io.strata.cli.ExitCodes;
 import io.strata.fuse.MountPoints;
+import io.strata.fuse.kernel.KernelSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,10 +16,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code bin/strata} as a user runs it: a real process that starts a mount daemon and returns,
@@ -84,6 +87,37 @@ class LauncherTest {
         Files.writeString(mountPoint.resolve("hello.txt"), "through the daemon\n");
         assertEquals("through the daemon\n", Files.readString(source.resolve("hello.txt")));
         assertEquals(1, daemons().size(), "daemons: " + daemons());
+    }
+
+    /**
+     * The daemon that {@code strata mount} starts is the program the user started, launched the same
+     * way: started from the jar with {@code -cp}, it lost the manifest's {@code Add-Opens}, so the
+     * kernel transport could not reach page files' descriptors and copied every read that a
+     * foreground mount splices.
+     */
+    @Test
+    void aBackgroundDaemonSplicesCachedPagesAsAForegroundMountDoes() throws Exception {
+        assumeTrue(KernelSession.largestSplicedRead() > 0, "reads cannot be spliced here");
+        byte[] data = Bytes.random(38, 4 << 20);
+        Files.write(source.resolve("data.bin"), data);
+        strata("mount", source.toString(), mountPoint.toString(),
+                "-o", "fuse=kernel,local_data_cache_size=64MiB,local_cache_memory_size=0").assertOk();
+        Path file = mountPoint.resolve("data.bin");
+        assertArrayEquals(data, Files.readAllBytes(file)); // fetched, and stored in the disk tier behind the read
+
+        // O_DIRECT reads reach the daemon whatever the kernel caches; once the fills are in they are spliced
+        Poll.until("reads spliced", true, Duration.ofSeconds(30), () -> {
+            Shell.run(null, "dd", "if=" + file, "of=/dev/null", "bs=256k", "iflag=direct").assertOk();
+            return splicedBytes() > 0;
+        });
+    }
+
+    private double splicedBytes() throws IOException {
+        String metric = "strata_fuse_read_spliced_bytes_total ";
+        return Files.readAllLines(mountPoint.resolve(".stats")).stream()
+                .filter(line -> line.startsWith(metric))
+                .mapToDouble(line -> Double.parseDouble(line.substring(metric.length()).trim()))
+                .findFirst().orElseThrow(() -> new AssertionError("no " + metric.trim() + " in .stats"));
     }
 
     @Test
