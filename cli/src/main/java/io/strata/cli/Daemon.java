@@ -4,6 +4,7 @@ import io.strata.fuse.MountPoints;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -125,15 +126,50 @@ final class Daemon {
     /**
      * Starts the daemon detached from this process: a new session, working directory {@code /}
      * (so it keeps no directory busy), stdin from /dev/null, output appended to {@code log}.
+     *
+     * <p>A shell starts it in the background and exits at once, reporting its pid, so the daemon is
+     * not this process's child. A JVM with a live child waits 0.3 s at exit: the thread that would
+     * reap the child sits in native code, and HotSpot's exit waits for such threads to stop that long.
+     * Every background mount paid it after its mount was ready (docs/PERFORMANCE.md, thirty-eighth
+     * round). The price is the daemon's exit status, which only a parent learns: a daemon that dies
+     * is reported by its log.
      */
-    static Process start(List<String> command, Map<String, String> options, Path log) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(command)
+    static Started start(List<String> command, Map<String, String> options, Path log)
+            throws IOException, InterruptedException {
+        List<String> launch = new ArrayList<>(List.of("/bin/sh", "-c",
+                "\"$@\" </dev/null >>\"$" + LOG_ENV + "\" 2>&1 & echo $!", "strata-launch"));
+        launch.addAll(command);
+        ProcessBuilder builder = new ProcessBuilder(launch)
                 .directory(new File("/"))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectErrorStream(true);
         builder.environment().putAll(environment(options, log));
-        return builder.start();
+        Process launcher = builder.start();
+        String reported;
+        try (InputStream out = launcher.getInputStream()) {
+            reported = new String(out.readAllBytes(), StandardCharsets.UTF_8).strip();
+        }
+        int status = launcher.waitFor();
+        if (status != 0 || !reported.matches("[0-9]+")) {
+            throw new IOException("the shell that starts it exited with status " + status + ": " + reported);
+        }
+        long pid = Long.parseLong(reported);
+        return new Started(pid, ProcessHandle.of(pid));
+    }
+
+    /** A daemon as started: its pid, and its handle unless it had ended before it was looked for. */
+    record Started(long pid, Optional<ProcessHandle> handle) {
+        static Started of(ProcessHandle process) {
+            return new Started(process.pid(), Optional.of(process));
+        }
+
+        boolean isAlive() {
+            return handle.map(ProcessHandle::isAlive).orElse(false);
+        }
+
+        void stop() {
+            handle.ifPresent(ProcessHandle::destroy);
+        }
     }
 
     /**
@@ -142,13 +178,13 @@ final class Daemon {
      *
      * @param logOffset where this daemon's part of the (appended) log starts
      */
-    static Outcome awaitMount(Process daemon, Path mountPoint, Path log, long logOffset, Duration timeout)
+    static Outcome awaitMount(Started daemon, Path mountPoint, Path log, long logOffset, Duration timeout)
             throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             if (!daemon.isAlive()) {
                 return new Outcome(false, errorLine(readFrom(log, logOffset))
-                        .orElse("the daemon exited with status " + daemon.exitValue() + "; see " + log));
+                        .orElse("the daemon exited; see " + log));
             }
             if (MountPoints.isMounted(mountPoint)) {
                 long graceEnd = System.nanoTime() + MOUNTED_LINE_GRACE.toNanos();
@@ -165,7 +201,7 @@ final class Daemon {
                 return new Outcome(true, null);
             }
             if (System.nanoTime() > deadline) {
-                daemon.destroy();
+                daemon.stop();
                 return new Outcome(false, "the mount did not appear within " + format(timeout)
                         + ", so the daemon was stopped; see " + log);
             }

@@ -288,7 +288,7 @@ final class MountCommand extends StrataSubcommand {
         Path stateDir = Path.of(options.get(VolumeOptions.STATE_DIR));
         Path logFile = Daemon.logFile(stateDir, target);
         long offset;
-        Process daemon;
+        Daemon.Started daemon;
         try {
             Files.createDirectories(logFile.getParent());
             Files.createDirectories(Daemon.pidFile(stateDir, target).getParent());

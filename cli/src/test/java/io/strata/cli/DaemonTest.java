@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DaemonTest {
@@ -130,23 +131,49 @@ class DaemonTest {
     }
 
     @Test
+    void theDaemonIsStartedDetachedAndNotAsAChildOfTheMountingProcess(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("d.log");
+        Daemon.Started daemon = Daemon.start(List.of("sh", "-c", "echo \"options: $" + Daemon.OPTIONS_ENV
+                + "\"; exec sleep 60"), Map.of("ro", "true"), log);
+        try {
+            assertTrue(daemon.isAlive(), "the daemon runs");
+            // a live child would keep this JVM 0.3 s at its exit
+            assertNotEquals(Optional.of(ProcessHandle.current().pid()),
+                    daemon.handle().orElseThrow().parent().map(ProcessHandle::pid), "the daemon is this JVM's child");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!(Files.exists(log) && Files.readString(log).contains("ro=true")) && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertTrue(Files.readString(log).contains("ro=true"), "its output, with its options, is in its log");
+            assertEquals(Optional.of(daemon.pid()), daemon.handle().map(ProcessHandle::pid));
+            assertTrue(daemon.handle().orElseThrow().info().command().orElse("").endsWith("sleep"),
+                    "the pid is the daemon's own");
+        } finally {
+            daemon.stop();
+        }
+        assertTrue(daemon.handle().orElseThrow().onExit().get(10, TimeUnit.SECONDS) != null);
+        assertFalse(daemon.isAlive(), "stopped");
+    }
+
+    @Test
     void aDaemonThatFailsReportsItsErrorLine(@TempDir Path dir) throws Exception {
         Path log = Files.writeString(dir.resolve("d.log"), "strata: mount failed: an older run\n");
         long offset = Files.size(log);
         Process daemon = shell(log, "echo '10:00 INFO x - starting'; echo 'strata: mount failed: boom; fix it'; exit 1");
-        Daemon.Outcome outcome = Daemon.awaitMount(daemon, dir.resolve("mnt"), log, offset, Duration.ofSeconds(20));
+        Daemon.Outcome outcome = Daemon.awaitMount(Daemon.Started.of(daemon.toHandle()), dir.resolve("mnt"), log,
+                offset, Duration.ofSeconds(20));
         assertFalse(outcome.mounted());
         assertEquals("boom; fix it", outcome.line());
     }
 
     @Test
-    void aDaemonThatDiesSilentlyIsReportedWithItsStatus(@TempDir Path dir) throws Exception {
+    void aDaemonThatDiesSilentlyIsReportedWithItsLog(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("d.log");
         Files.createFile(log);
-        Daemon.Outcome outcome = Daemon.awaitMount(shell(log, "exit 3"), dir.resolve("mnt"), log, 0,
-                Duration.ofSeconds(20));
+        Daemon.Outcome outcome = Daemon.awaitMount(Daemon.Started.of(shell(log, "exit 3").toHandle()),
+                dir.resolve("mnt"), log, 0, Duration.ofSeconds(20));
         assertFalse(outcome.mounted());
-        assertEquals("the daemon exited with status 3; see " + log, outcome.line());
+        assertEquals("the daemon exited; see " + log, outcome.line());
     }
 
     @Test
@@ -154,7 +181,8 @@ class DaemonTest {
         Path log = dir.resolve("d.log");
         Files.createFile(log);
         Process daemon = shell(log, "exec sleep 60");
-        Daemon.Outcome outcome = Daemon.awaitMount(daemon, dir.resolve("mnt"), log, 0, Duration.ofMillis(300));
+        Daemon.Outcome outcome = Daemon.awaitMount(Daemon.Started.of(daemon.toHandle()), dir.resolve("mnt"), log, 0,
+                Duration.ofMillis(300));
         assertFalse(outcome.mounted());
         assertTrue(outcome.line().startsWith("the mount did not appear within 300ms, so the daemon was stopped"),
                 outcome.line());
