@@ -13,9 +13,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * {@code strata umount MOUNTPOINT}: unmounts a Strata (FUSE) mount and waits for its daemon to
@@ -25,6 +22,7 @@ import java.util.concurrent.TimeoutException;
         description = "Unmount a Strata mount and wait for its daemon to finish.")
 final class UmountCommand extends StrataSubcommand {
     private static final Duration DAEMON_EXIT_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration EXIT_POLL = Duration.ofMillis(10);
 
     @Parameters(index = "0", paramLabel = "MOUNTPOINT", description = "Where the volume is mounted.")
     Path mountPoint;
@@ -75,14 +73,15 @@ final class UmountCommand extends StrataSubcommand {
         return Path.of(options.get(VolumeOptions.STATE_DIR));
     }
 
+    /** Whether the daemon ended within {@link #DAEMON_EXIT_TIMEOUT}: gone, or a zombie ({@link Daemon#hasExited}). */
     private static boolean awaitExit(ProcessHandle daemon) throws InterruptedException {
-        try {
-            daemon.onExit().get(DAEMON_EXIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-            return true;
-        } catch (TimeoutException e) {
-            return false;
-        } catch (ExecutionException e) {
-            return !daemon.isAlive();
+        long deadline = System.nanoTime() + DAEMON_EXIT_TIMEOUT.toNanos();
+        while (!Daemon.hasExited(daemon)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(EXIT_POLL.toMillis());
         }
+        return true;
     }
 }

@@ -140,14 +140,15 @@ class DaemonTest {
             // a live child would keep this JVM 0.3 s at its exit
             assertNotEquals(Optional.of(ProcessHandle.current().pid()),
                     daemon.handle().orElseThrow().parent().map(ProcessHandle::pid), "the daemon is this JVM's child");
+            // the shell echoes, then becomes the sleep: wait for both
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!(Files.exists(log) && Files.readString(log).contains("ro=true")) && System.nanoTime() < deadline) {
+            while (!(Files.exists(log) && Files.readString(log).contains("ro=true") && runsSleep(daemon))
+                    && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             assertTrue(Files.readString(log).contains("ro=true"), "its output, with its options, is in its log");
             assertEquals(Optional.of(daemon.pid()), daemon.handle().map(ProcessHandle::pid));
-            assertTrue(daemon.handle().orElseThrow().info().command().orElse("").endsWith("sleep"),
-                    "the pid is the daemon's own");
+            assertTrue(runsSleep(daemon), "the pid is the daemon's own");
         } finally {
             daemon.stop();
         }
@@ -187,6 +188,30 @@ class DaemonTest {
         assertTrue(outcome.line().startsWith("the mount did not appear within 300ms, so the daemon was stopped"),
                 outcome.line());
         assertTrue(daemon.waitFor(10, TimeUnit.SECONDS), "the daemon was stopped");
+    }
+
+    private static boolean runsSleep(Daemon.Started daemon) {
+        return daemon.handle().flatMap(process -> process.info().command()).orElse("").endsWith("sleep");
+    }
+
+    @Test
+    void aZombieHasExitedThoughItsHandleSaysItIsAlive() throws Exception {
+        // sh reports its background child's pid, then becomes a sleep that never reaps that child
+        Process parent = new ProcessBuilder("sh", "-c", "sleep 0 & echo $!; exec sleep 30").start();
+        try {
+            long pid = Long.parseLong(new java.io.BufferedReader(new java.io.InputStreamReader(
+                    parent.getInputStream(), java.nio.charset.StandardCharsets.UTF_8)).readLine().strip());
+            ProcessHandle child = ProcessHandle.of(pid).orElseThrow();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!Daemon.hasExited(child) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(Daemon.hasExited(child), "a zombie has exited");
+            assertTrue(child.isAlive(), "and its handle still says alive: why hasExited looks at /proc");
+            assertFalse(Daemon.hasExited(parent.toHandle()), "the sleep that never reaps it runs");
+        } finally {
+            parent.destroy();
+        }
     }
 
     @Test
