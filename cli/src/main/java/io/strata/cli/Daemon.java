@@ -164,33 +164,11 @@ final class Daemon {
         }
 
         boolean isAlive() {
-            return handle.map(process -> !hasExited(process)).orElse(false);
+            return handle.map(process -> !ProcessState.ended(process)).orElse(false);
         }
 
         void stop() {
             handle.ifPresent(ProcessHandle::destroy);
-        }
-    }
-
-    /**
-     * Whether {@code process} has ended: gone, or a zombie. The daemon is no child of the commands
-     * that wait for it ({@code strata mount} for its mount, {@code strata umount} for its end), so a
-     * daemon that ended stays a zombie until init reaps it, and {@link ProcessHandle#isAlive} is true
-     * of a zombie. Init may take its time: here (a VM whose init is not systemd) it took
-     * 1.5-2 s, all of it in {@code strata umount}'s wait (docs/PERFORMANCE.md, thirty-eighth round);
-     * in a container whose first process reaps nothing, forever.
-     */
-    static boolean hasExited(ProcessHandle process) {
-        if (!process.isAlive()) {
-            return true;
-        }
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
-            // pid (comm) state ...: comm may hold spaces and parentheses, the state follows the last ')'
-            int end = stat.lastIndexOf(')');
-            return end > 0 && end + 2 < stat.length() && stat.charAt(end + 2) == 'Z';
-        } catch (IOException e) {
-            return !process.isAlive(); // gone meanwhile, or no /proc: what the handle says
         }
     }
 
@@ -315,7 +293,7 @@ final class Daemon {
     static Optional<ProcessHandle> find(Path stateDir, Path mountPoint) {
         Optional<ProcessHandle> fromPidFile = readPid(pidFile(stateDir, mountPoint))
                 .flatMap(ProcessHandle::of)
-                .filter(process -> !hasExited(process))
+                .filter(process -> !ProcessState.ended(process))
                 .filter(process -> servesOrUnknown(process, mountPoint));
         if (fromPidFile.isPresent()) {
             return fromPidFile;

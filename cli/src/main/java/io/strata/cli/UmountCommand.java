@@ -73,10 +73,10 @@ final class UmountCommand extends StrataSubcommand {
         return Path.of(options.get(VolumeOptions.STATE_DIR));
     }
 
-    /** Whether the daemon ended within {@link #DAEMON_EXIT_TIMEOUT}: gone, or a zombie ({@link Daemon#hasExited}). */
+    /** Whether the daemon ended within {@link #DAEMON_EXIT_TIMEOUT}: gone, or a zombie ({@link ProcessState#ended}). */
     private static boolean awaitExit(ProcessHandle daemon) throws InterruptedException {
         long deadline = System.nanoTime() + DAEMON_EXIT_TIMEOUT.toNanos();
-        while (!Daemon.hasExited(daemon)) {
+        while (!ProcessState.ended(daemon)) {
             if (System.nanoTime() > deadline) {
                 return false;
             }
