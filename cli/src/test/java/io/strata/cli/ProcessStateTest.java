@@ -16,8 +16,11 @@ class ProcessStateTest {
         // sh reports its background child's pid, then becomes a sleep that never reaps that child
         Process parent = new ProcessBuilder("sh", "-c", "sleep 0 & echo $!; exec sleep 30").start();
         try {
-            long pid = Long.parseLong(new BufferedReader(new InputStreamReader(
-                    parent.getInputStream(), StandardCharsets.UTF_8)).readLine().strip());
+            long pid;
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                pid = Long.parseLong(out.readLine().strip());
+            }
             ProcessHandle child = ProcessHandle.of(pid).orElseThrow();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (!ProcessState.ended(child) && System.nanoTime() < deadline) {

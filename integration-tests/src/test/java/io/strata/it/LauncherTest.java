@@ -2,6 +2,7 @@ package io.strata.it;
 
 import io.strata.cli.ExitCodes;
 import io.strata.cli.ProcessState;
+import io.strata.cli.stats.StatsSample;
 import io.strata.fuse.MountPoints;
 import io.strata.fuse.kernel.KernelSession;
 import org.junit.jupiter.api.AfterEach;
@@ -114,11 +115,12 @@ class LauncherTest {
     }
 
     private double splicedBytes() throws IOException {
-        String metric = "strata_fuse_read_spliced_bytes_total ";
-        return Files.readAllLines(mountPoint.resolve(".stats")).stream()
-                .filter(line -> line.startsWith(metric))
-                .mapToDouble(line -> Double.parseDouble(line.substring(metric.length()).trim()))
-                .findFirst().orElseThrow(() -> new AssertionError("no " + metric.trim() + " in .stats"));
+        String metric = "strata_fuse_read_spliced_bytes_total";
+        Double spliced = StatsSample.parse(Files.readString(mountPoint.resolve(".stats")), 0).values().get(metric);
+        if (spliced == null) {
+            throw new AssertionError("no " + metric + " in .stats");
+        }
+        return spliced;
     }
 
     @Test
