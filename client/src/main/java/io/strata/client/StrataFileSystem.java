@@ -99,6 +99,12 @@ public final class StrataFileSystem implements AutoCloseable {
     private static final int O_ACCMODE = 3;
     private static final int O_RDWR = 2;
     private static final int O_TRUNC = 01000;
+    /**
+     * The kernel's mark on an open by execve(2) (FMODE_EXEC, Linux's internal open flag, which FUSE
+     * passes on in OPEN's flags). That file stays open, and the kernel keeps it from writers, for as
+     * long as the program runs.
+     */
+    public static final int FMODE_EXEC = 040;
     // st_mode's set-ID bits and group execute.
     private static final int S_ISUID = 04000;
     private static final int S_ISGID = 02000;
@@ -120,6 +126,8 @@ public final class StrataFileSystem implements AutoCloseable {
     private final DirectoryReadahead directoryReadahead;
     private final MeterRegistry meters;
     private final ConcurrentMap<Long, FileHandle> handles = new ConcurrentHashMap<>();
+    /** By inode, how many of its handles a running program holds (opened with {@link #FMODE_EXEC}). */
+    private final ConcurrentMap<Long, Integer> executing = new ConcurrentHashMap<>();
     private final AtomicLong nextHandle = new AtomicLong(1);
     /** This client's session; null for a read-only mount, which never keeps an unlinked file. */
     private volatile Sessions sessions;
@@ -828,7 +836,7 @@ public final class StrataFileSystem implements AutoCloseable {
             undo(() -> meta.unlink(target.parentIno(), target.name(), Clocks.nowNs()), e);
             throw e;
         }
-        return new Created(created, register(openFiles.acquireCreated(created, data), writes(flags)));
+        return new Created(created, register(openFiles.acquireCreated(created, data), writes(flags), false));
     }
 
     /** Opens an existing file; {@code flags} are open(2)'s (see {@link #open(long, int)}). */
@@ -838,13 +846,26 @@ public final class StrataFileSystem implements AutoCloseable {
 
     /**
      * Opens an existing file; returns the handle. {@code flags} are open(2)'s: the access mode
-     * decides whether the handle may write, and O_TRUNC with a writable access mode truncates the
-     * file to 0 as part of the open (the kernel's FUSE_ATOMIC_O_TRUNC). EISDIR for a directory.
+     * decides whether the handle may write, and O_TRUNC truncates the file to 0 as part of the open
+     * (the kernel's FUSE_ATOMIC_O_TRUNC), whatever the access mode: Linux truncates on
+     * {@code O_RDONLY | O_TRUNC} too, and with atomic O_TRUNC the kernel takes the file to be empty
+     * once this returns. ETXTBSY for an O_TRUNC open of a file a running program was started from
+     * ({@link #FMODE_EXEC}), EISDIR for a directory.
      */
     public long open(long ino, int flags) throws IOException {
         boolean writable = writes(flags);
-        if (writable) {
+        boolean truncates = (flags & O_TRUNC) != 0;
+        if (writable || truncates) {
             checkWritable();
+        }
+        if (truncates && executing.containsKey(ino)) {
+            // The kernel checks "text file busy" for a write open before it asks us, but for an
+            // O_RDONLY | O_TRUNC open only after this open has truncated: the program would lose
+            // its own code (a SIGBUS at its next page fault) and the open would fail anyway.
+            throw new FsException(FsError.ETXTBSY, "inode " + ino + " is the file of a running program");
+        }
+        if (truncates && !writable) {
+            truncate(ino, 0); // as truncate(2) would: no handle here may write
         }
         Inode inode = meta.getInode(ino);
         if (inode.isDirectory()) {
@@ -871,7 +892,7 @@ public final class StrataFileSystem implements AutoCloseable {
                 throw e;
             }
         }
-        return register(file, writable);
+        return register(file, writable, (flags & FMODE_EXEC) != 0);
     }
 
     /** Whether an open with these open(2) flags may write: what {@link #open} gives a writable handle. */
@@ -879,9 +900,12 @@ public final class StrataFileSystem implements AutoCloseable {
         return (flags & O_ACCMODE) != 0;
     }
 
-    private long register(OpenFile file, boolean writable) {
+    private long register(OpenFile file, boolean writable, boolean executes) {
         long fh = nextHandle.getAndIncrement();
-        handles.put(fh, new FileHandle(file, writable));
+        if (executes) {
+            executing.merge(file.ino(), 1, Integer::sum);
+        }
+        handles.put(fh, new FileHandle(file, writable, executes));
         return fh;
     }
 
@@ -937,6 +961,9 @@ public final class StrataFileSystem implements AutoCloseable {
             throw new FsException(FsError.EBADF, "no open handle " + fh);
         }
         long ino = handle.file().ino();
+        if (handle.executes()) {
+            executing.computeIfPresent(ino, (k, n) -> n == 1 ? null : n - 1);
+        }
         if (openFiles.release(handle.file()) && sessions != null) {
             Optional<Sessions.Removal> kept = sessions.release(ino);
             if (kept.isPresent()) {
@@ -1208,5 +1235,6 @@ public final class StrataFileSystem implements AutoCloseable {
     }
 
     /** An open descriptor's view: the shared open file and whether it may write. */
-    private record FileHandle(OpenFile file, boolean writable) {}
+    /** @param executes opened by execve(2) ({@link #FMODE_EXEC}): a running program holds it */
+    private record FileHandle(OpenFile file, boolean writable, boolean executes) {}
 }

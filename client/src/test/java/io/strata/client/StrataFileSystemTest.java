@@ -29,6 +29,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** POSIX behaviour of the file system over a real source directory and a real SQLite metastore. */
 class StrataFileSystemTest {
     private static final Caller USER = new Caller(1000, 1000);
+    // open(2) flags, Linux's values
+    private static final int O_RDONLY = 0;
+    private static final int O_WRONLY = 1;
+    private static final int O_TRUNC = 01000;
 
     @TempDir
     Path source;
@@ -215,6 +219,30 @@ class StrataFileSystemTest {
         assertErrno(() -> fs.mkdir("/d", 0755, USER), FsError.EROFS);
         assertErrno(() -> fs.open("/f", 2), FsError.EROFS);
         assertThat(read("/f")).isEqualTo("x");
+    }
+
+    @Test
+    void aReadOnlyOpenWithTruncEmptiesTheFileAsLinuxDoes() throws IOException {
+        write("/f", "hello");
+        long fh = fs.open("/f", O_RDONLY | O_TRUNC);
+        fs.release(fh);
+
+        assertThat(fs.getattr("/f").size()).isZero();
+        assertThat(Files.size(source.resolve("f"))).isZero();
+    }
+
+    @Test
+    void aTruncatingOpenOfARunningProgramsFileIsTextFileBusyUntilTheProgramEnds() throws IOException {
+        write("/program", "code");
+        long running = fs.open("/program", O_RDONLY | StrataFileSystem.FMODE_EXEC);
+
+        assertErrno(() -> fs.open("/program", O_RDONLY | O_TRUNC), FsError.ETXTBSY);
+        assertErrno(() -> fs.open("/program", O_WRONLY | O_TRUNC), FsError.ETXTBSY);
+        assertThat(read("/program")).isEqualTo("code");
+
+        fs.release(running);
+        fs.release(fs.open("/program", O_WRONLY | O_TRUNC));
+        assertThat(fs.getattr("/program").size()).isZero();
     }
 
     @Test

@@ -358,6 +358,42 @@ class PosixOperationsTest {
     }
 
     @Test
+    void aReadOnlyOpenWithTruncEmptiesTheFileAsLinuxDoes() throws IOException {
+        Path file = dir.resolve("f");
+        Files.writeString(file, "hello");
+
+        assertEquals("OK", Shell.errnoOf("os.close(os.open(a, os.O_RDONLY | os.O_TRUNC))", file));
+        assertEquals(0, Files.size(file));
+        assertEquals(0, Files.size(volume.inSource(file)));
+    }
+
+    @Test
+    void aTruncatingOpenOfARunningProgramFailsWithTextFileBusyAndLeavesItWhole() throws Exception {
+        Path program = dir.resolve("sleep");
+        Files.copy(Path.of("/bin/sleep"), program);
+        Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Process running = new ProcessBuilder(program.toString(), "60").start();
+        try {
+            Path exe = Path.of("/proc", Long.toString(running.pid()), "exe");
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!program.toString().equals(Files.readSymbolicLink(exe).toString())) { // until the exec
+                assertTrue(System.nanoTime() < deadline, "the program did not start from the mount");
+                Thread.sleep(10);
+            }
+
+            assertEquals("ETXTBSY", Shell.errnoOf("os.open(a, os.O_RDONLY | os.O_TRUNC)", program));
+            assertEquals("ETXTBSY", Shell.errnoOf("os.open(a, os.O_WRONLY | os.O_TRUNC)", program));
+            assertTrue(running.isAlive(), "the program still runs");
+            assertArrayEquals(Files.readAllBytes(Path.of("/bin/sleep")), Files.readAllBytes(program));
+        } finally {
+            running.destroyForcibly().waitFor();
+        }
+        assertEquals("OK", Shell.errnoOf("os.close(os.open(a, os.O_RDONLY | os.O_TRUNC))", program),
+                "once the program has ended");
+        assertEquals(0, Files.size(program));
+    }
+
+    @Test
     void truncateByPathShrinksAndExtends() throws IOException {
         Path file = dir.resolve("f");
         byte[] data = Bytes.random(5, 100_000);

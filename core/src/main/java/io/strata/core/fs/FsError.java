@@ -20,6 +20,7 @@ public enum FsError {
     ENOTDIR(20),
     EISDIR(21),
     EINVAL(22),
+    ETXTBSY(26),
     EFBIG(27),
     ENOSPC(28),
     EROFS(30),
