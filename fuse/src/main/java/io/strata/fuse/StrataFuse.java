@@ -312,7 +312,7 @@ final class StrataFuse extends FuseStubFS {
         try {
             result = fs.read(fi.fh.get(), NATIVE.newDirectByteBuffer(buf.address(), (int) size), offset);
             meters.read(Math.max(result, 0));
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
             result = failure("read", path, e);
         }
         return served("read", path, start, result);
@@ -327,7 +327,7 @@ final class StrataFuse extends FuseStubFS {
             fs.write(fi.fh.get(), NATIVE.newDirectByteBuffer(buf.address(), (int) size), offset);
             meters.written(size);
             result = (int) size;
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
             result = failure("write", path, e);
         }
         return served("write", path, start, result);
@@ -385,7 +385,7 @@ final class StrataFuse extends FuseStubFS {
         try {
             Optional<byte[]> found = fs.getxattr(path, name);
             result = found.isEmpty() ? -FsError.ENODATA.errno() : copyOut(found.get(), value, size);
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
             result = failure("getxattr", path, e);
         }
         return served("getxattr", path, start, result);
@@ -403,7 +403,7 @@ final class StrataFuse extends FuseStubFS {
             StringBuilder joined = new StringBuilder();
             names.forEach(n -> joined.append(n).append('\0'));
             result = copyOut(joined.toString().getBytes(StandardCharsets.UTF_8), list, size);
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
             result = failure("listxattr", path, e);
         }
         return served("listxattr", path, start, result);
@@ -447,7 +447,7 @@ final class StrataFuse extends FuseStubFS {
         try {
             operation.run();
             result = 0;
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
             result = failure(op, path, e);
         }
         return served(op, path, start, result);
@@ -471,16 +471,25 @@ final class StrataFuse extends FuseStubFS {
         return result;
     }
 
-    private static int failure(String op, String path, Exception e) {
-        if (e instanceof FsException fe) {
-            if (fe.error() == FsError.EIO) {
-                log.warn("{} {}: {}", op, path, fe.getMessage(), fe);
+    /**
+     * The errno a callback answers for what it threw: an {@link FsException}'s own, anything else
+     * EIO, an {@link Error} included (see the kernel transport's {@code Operations.answer}: an Error
+     * let through libfuse's callback would leave the request unanswered). Logged if logging works.
+     */
+    private static int failure(String op, String path, Throwable e) {
+        try {
+            if (e instanceof FsException fe) {
+                if (fe.error() == FsError.EIO) {
+                    log.warn("{} {}: {}", op, path, fe.getMessage(), fe);
+                } else {
+                    log.debug("{} {}: {}", op, path, fe.getMessage());
+                }
             } else {
-                log.debug("{} {}: {}", op, path, fe.getMessage());
+                log.error("{} {} failed", op, path, e);
             }
-            return -fe.error().errno();
+        } catch (RuntimeException | Error logging) {
+            // Nothing is left to report it with; the caller still gets its errno.
         }
-        log.error("{} {} failed", op, path, e);
-        return -FsError.EIO.errno();
+        return e instanceof FsException fe ? -fe.error().errno() : -FsError.EIO.errno();
     }
 }

@@ -182,7 +182,18 @@ public final class KernelSession implements AutoCloseable {
                     log.warn("ignored a malformed FUSE request of {} bytes", n);
                     continue;
                 }
-                handle(request, out, stats);
+                try {
+                    handle(request, out, stats);
+                } catch (RuntimeException | Error e) {
+                    // Outside the operation, which Operations.answer answers whatever it throws: the
+                    // meters, the access log, a FORGET's counts. The pool keeps this worker.
+                    try {
+                        log.error("FUSE worker {}: {} failed outside its operation", Thread.currentThread().getName(),
+                                Opcode.name(request.opcode()), e);
+                    } catch (RuntimeException | Error logging) {
+                        // Nothing is left to report it with.
+                    }
+                }
             }
         } finally {
             if (pipe != null) {

@@ -85,18 +85,39 @@ final class Operations {
 
     /** Serves one request that wants a reply, answering errors as their errno. */
     void serve(Request request, Replies out) {
+        answer(request, out, () -> dispatch(request, out));
+    }
+
+    /** A request's work, which writes its reply itself unless it throws. */
+    interface Dispatch {
+        void run() throws IOException;
+    }
+
+    /**
+     * Runs {@code dispatch} and answers whatever it throws: an {@link FsException} as its errno,
+     * anything else as EIO, an {@link Error} included (a class that no longer loads because its jar
+     * was overwritten, a stack overflow, the bounded heap exhausted). An unanswered request leaves
+     * its caller waiting in the kernel for ever, unkillable, and an Error let through would end the
+     * worker, one fewer for every request after. The answer goes out before the log line: logging
+     * can fail the same way.
+     */
+    static void answer(Request request, Replies out, Dispatch dispatch) {
         try {
-            dispatch(request, out);
+            dispatch.run();
         } catch (FsException e) {
+            out.error(request, e.error().errno());
             if (e.error() == FsError.EIO) {
                 log.warn("{} on node {}: {}", Opcode.name(request.opcode()), request.nodeId(), e.getMessage(), e);
             } else {
                 log.debug("{} on node {}: {}", Opcode.name(request.opcode()), request.nodeId(), e.getMessage());
             }
-            out.error(request, e.error().errno());
-        } catch (Exception e) {
-            log.error("{} on node {} failed", Opcode.name(request.opcode()), request.nodeId(), e);
+        } catch (Exception | Error e) {
             out.error(request, FsError.EIO.errno());
+            try {
+                log.error("{} on node {} failed", Opcode.name(request.opcode()), request.nodeId(), e);
+            } catch (RuntimeException | Error logging) {
+                // Nothing is left to report it with; the caller has its answer and the worker goes on.
+            }
         }
     }
 
