@@ -564,7 +564,8 @@ public final class StrataFileSystem implements AutoCloseable {
         checkWritable();
         Namespace.ParentAndName target = namespace.childOf(parent, name);
         Inode created = meta.create(target.parentIno(), target.name(),
-                NewInode.directory(mode & 07777, caller.uid(), caller.gid(), Clocks.nowNs()));
+                NewInode.directory(directoryMode(target, mode & 07777), caller.uid(), groupFor(target, caller),
+                        Clocks.nowNs()));
         try {
             mkdirInStorage(target.ufsPath());
         } catch (IOException | RuntimeException e) {
@@ -640,7 +641,7 @@ public final class StrataFileSystem implements AutoCloseable {
         Namespace.ParentAndName target = namespace.childOf(parent, name);
         long now = Clocks.nowNs();
         Inode created = meta.create(target.parentIno(), target.name(),
-                new NewInode(type, stMode & 07777, caller.uid(), caller.gid(), rdev, 0, now, now, null, null));
+                new NewInode(type, stMode & 07777, caller.uid(), groupFor(target, caller), rdev, 0, now, now, null, null));
         if (type == InodeType.FILE) {
             try (UfsFile ignored = ufs.create(target.ufsPath())) {
                 return created;
@@ -650,6 +651,22 @@ public final class StrataFileSystem implements AutoCloseable {
             }
         }
         return created;
+    }
+
+    /**
+     * The group of a new inode: its directory's where that directory is set-group-ID, so that
+     * everything made in a shared directory stays in its group, else the caller's (Linux's
+     * inode_init_owner; the kernel has already stripped the bit from a new file's mode where the
+     * caller may not keep it).
+     */
+    private static int groupFor(Namespace.ParentAndName target, Caller caller) {
+        Inode parent = target.parent();
+        return (parent.mode() & S_ISGID) != 0 ? parent.gid() : caller.gid();
+    }
+
+    /** A new directory's mode: set-group-ID, as its directory is, so the group keeps passing down. */
+    private static int directoryMode(Namespace.ParentAndName target, int mode) {
+        return (target.parent().mode() & S_ISGID) != 0 ? mode | S_ISGID : mode;
     }
 
     public Inode symlink(String target, String linkPath, Caller caller) throws IOException {
@@ -662,7 +679,7 @@ public final class StrataFileSystem implements AutoCloseable {
         checkWritable();
         Namespace.ParentAndName link = namespace.childOf(parent, name);
         return meta.create(link.parentIno(), link.name(),
-                NewInode.symlink(target, caller.uid(), caller.gid(), Clocks.nowNs()));
+                NewInode.symlink(target, caller.uid(), groupFor(link, caller), Clocks.nowNs()));
     }
 
     public String readlink(String path) throws IOException {
@@ -828,7 +845,7 @@ public final class StrataFileSystem implements AutoCloseable {
         checkWritable();
         Namespace.ParentAndName target = namespace.childOf(parent, name);
         Inode created = meta.create(target.parentIno(), target.name(),
-                NewInode.file(mode & 07777, caller.uid(), caller.gid(), Clocks.nowNs()));
+                NewInode.file(mode & 07777, caller.uid(), groupFor(target, caller), Clocks.nowNs()));
         UfsFile data;
         try {
             data = ufs.create(target.ufsPath());

@@ -246,6 +246,34 @@ class StrataFileSystemTest {
     }
 
     @Test
+    void aSetGroupIdDirectoryHandsItsGroupToEverythingMadeInItAndItsBitToNewDirectories() throws IOException {
+        fs.mkdir("/shared", 0775, USER);
+        fs.chown("/shared", 1000, 500);
+        fs.chmod("/shared", 02775);
+
+        fs.release(fs.create("/shared/file", 0644, USER));
+        Inode dir = fs.mkdir("/shared/dir", 0755, USER);
+        Inode link = fs.symlink("file", "/shared/link", USER);
+        Inode fifo = fs.mknod("/shared/fifo", 0010644, 0, USER);
+
+        assertThat(fs.getattr("/shared/file").gid()).isEqualTo(500);
+        assertThat(fs.getattr("/shared/file").mode() & 07777).isEqualTo(0644);
+        assertThat(dir.gid()).isEqualTo(500);
+        assertThat(dir.mode() & 07777).isEqualTo(02755);
+        assertThat(link.gid()).isEqualTo(500);
+        assertThat(fifo.gid()).isEqualTo(500);
+    }
+
+    @Test
+    void withoutTheBitNewInodesTakeTheCallersGroup() throws IOException {
+        fs.mkdir("/plain", 0775, USER);
+        fs.chown("/plain", 1000, 500);
+
+        assertThat(fs.mkdir("/plain/dir", 0755, USER).gid()).isEqualTo(1000);
+        assertThat(fs.getattr("/plain/dir").mode() & 07777).isEqualTo(0755);
+    }
+
+    @Test
     void metastoreBoundToAnotherSourceIsRefused(@TempDir Path otherSource) throws IOException {
         String metaUrl = fs.metaUrl();
         Options sameMeta = new OptionsLoader(OptionRegistry.load()).set("meta", metaUrl, "test").build();

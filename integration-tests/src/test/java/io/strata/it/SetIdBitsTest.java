@@ -106,6 +106,18 @@ class SetIdBitsTest {
         assertEquals("777", mode(file));
     }
 
+    @Test
+    void aSetgidDirectoryHandsItsGroupToNewFilesAndItsBitToNewDirectories() {
+        Shell.sh(dir, "mkdir shared && chgrp 65534 shared && chmod 2775 shared"
+                + " && touch shared/f && mkdir shared/sub && ln -s f shared/link").assertOk();
+        String made = Shell.run(null, "stat", "-c", "%n %g %a", dir.resolve("shared/f").toString(),
+                dir.resolve("shared/sub").toString()).assertOk().out();
+        String link = Shell.run(null, "stat", "-c", "%g", dir.resolve("shared/link").toString()).assertOk().out();
+
+        assertEquals(dir.resolve("shared/f") + " 65534 644\n" + dir.resolve("shared/sub") + " 65534 2755\n", made);
+        assertEquals("65534", link.trim(), "the link's own group: stat(1) does not follow it");
+    }
+
     private Path fileWithMode(String octal) {
         Path file = dir.resolve("f");
         Shell.sh(dir, "echo data > f && chmod " + octal + " f").assertOk();
