@@ -29,7 +29,10 @@ import java.util.zip.ZipOutputStream;
  * The bytecode is unchanged; only the version and the frames are new, and the JVM's type-checking
  * verifier checks those frames whenever such a class loads.
  *
- * <p>Usage: {@code java -cp asm.jar UpgradeOldClassFiles JAR}; the jar is replaced atomically.
+ * <p>Usage: {@code java -cp asm.jar UpgradeOldClassFiles SHADED JAR}: JAR is SHADED upgraded, written
+ * as a new file and renamed over the old JAR. Never in place: a JVM still running the old JAR (a
+ * mount daemon) reads its classes from the open file as it needs them, and a JAR rewritten under
+ * it fails its next class load.
  */
 public final class UpgradeOldClassFiles {
     private static final int JAVA_6 = 50;
@@ -37,15 +40,16 @@ public final class UpgradeOldClassFiles {
     private UpgradeOldClassFiles() {}
 
     public static void main(String[] args) throws IOException {
-        if (args.length != 1) {
-            throw new IllegalArgumentException("usage: UpgradeOldClassFiles JAR");
+        if (args.length != 2) {
+            throw new IllegalArgumentException("usage: UpgradeOldClassFiles SHADED JAR");
         }
-        Path jar = Path.of(args[0]);
+        Path shaded = Path.of(args[0]);
+        Path jar = Path.of(args[1]);
         Path upgraded = jar.resolveSibling(jar.getFileName() + ".upgrading");
         Map<String, Integer> perPackage = new TreeMap<>();
         // frames need the common superclass of two types: the jar's own classes, then the JDK's
-        try (URLClassLoader classes = new URLClassLoader(new URL[] {jar.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
-             ZipInputStream in = new ZipInputStream(Files.newInputStream(jar));
+        try (URLClassLoader classes = new URLClassLoader(new URL[] {shaded.toUri().toURL()}, ClassLoader.getPlatformClassLoader());
+             ZipInputStream in = new ZipInputStream(Files.newInputStream(shaded));
              OutputStream file = Files.newOutputStream(upgraded);
              ZipOutputStream out = new ZipOutputStream(file)) {
             for (ZipEntry entry; (entry = in.getNextEntry()) != null; ) {
