@@ -44,6 +44,14 @@ final class Init {
      * write(2), a round trip each.
      */
     static final int HANDLE_KILLPRIV_V2 = 1 << 28;
+    /** fuse_init_in and fuse_init_out carry flags2, the flags' upper 32 bits (7.36). */
+    static final int INIT_EXT = 1 << 30;
+    /**
+     * flags2: a file opened with FOPEN_DIRECT_IO (the {@code direct_io} option) may still be mapped
+     * shared; the kernel keeps the mapping's pages coherent with the direct reads and writes.
+     * Without it, mmap(MAP_SHARED) of such a file fails with ENODEV (SQLite's mmap, numpy's memmap).
+     */
+    static final int DIRECT_IO_ALLOW_MMAP = 1 << (36 - 32);
 
     private final KernelSettings settings;
     private volatile String negotiated = "INIT not received";
@@ -57,6 +65,7 @@ final class Init {
         int minor = request.u32();
         int maxReadahead = request.u32();
         int kernelFlags = request.u32();
+        int kernelFlags2 = (kernelFlags & INIT_EXT) != 0 ? request.u32() : 0;
         if (major < MAJOR || (major == MAJOR && minor < OLDEST_MINOR)) {
             log.error("the kernel speaks FUSE {}.{}; Strata's transport needs {}.{} or newer (use -o fuse=jnr)",
                     major, minor, MAJOR, OLDEST_MINOR);
@@ -72,10 +81,11 @@ final class Init {
             return;
         }
         int wanted = ASYNC_READ | ATOMIC_O_TRUNC | BIG_WRITES | DO_READDIRPLUS | READDIRPLUS_AUTO | ASYNC_DIO
-                | PARALLEL_DIROPS | MAX_PAGES | CACHE_SYMLINKS | HANDLE_KILLPRIV_V2
+                | PARALLEL_DIROPS | MAX_PAGES | CACHE_SYMLINKS | HANDLE_KILLPRIV_V2 | INIT_EXT
                 | (settings.autoInvalData() ? AUTO_INVAL_DATA : 0)
                 | (settings.writebackCache() ? WRITEBACK_CACHE : 0);
         int flags = wanted & kernelFlags;
+        int flags2 = DIRECT_IO_ALLOW_MMAP & kernelFlags2;
         int agreedMinor = Math.min(minor, MINOR);
         int maxPages = Math.max(1, Math.max(settings.maxRead(), settings.maxWrite()) / PAGE_SIZE);
         // The kernel sets the mount's readahead window to the smaller of the window its bdi has when
@@ -94,14 +104,14 @@ final class Init {
         b.putInt(1); // time_gran: nanosecond timestamps
         b.putShort((short) maxPages);
         b.putShort((short) 0); // map_alignment
-        b.putInt(0); // flags2
+        b.putInt(flags2);
         for (int i = 0; i < 7; i++) {
             b.putInt(0);
         }
         out.send(request);
-        negotiated = String.format("FUSE %d.%d (kernel %d.%d), flags 0x%x of wanted 0x%x, max_write %d, max_pages %d,"
-                        + " max_readahead %d (offered %d)", MAJOR, agreedMinor, major, minor, flags, wanted,
-                settings.maxWrite(), maxPages, readahead, maxReadahead);
+        negotiated = String.format("FUSE %d.%d (kernel %d.%d), flags 0x%x of wanted 0x%x, flags2 0x%x, max_write %d,"
+                        + " max_pages %d, max_readahead %d (offered %d)", MAJOR, agreedMinor, major, minor, flags, wanted,
+                flags2, settings.maxWrite(), maxPages, readahead, maxReadahead);
         log.info("kernel connection: {}", negotiated);
     }
 

@@ -20,8 +20,13 @@ class InitTest {
     private static final int KERNEL_DEFAULT_READAHEAD = 128 << 10;
     /** fuse_in_header, then fuse_init_in's major, minor, max_readahead and flags. */
     private static final int INIT_IN_LENGTH = 40 + 16;
+    /** The same with flags2 and the unused words after it (7.36). */
+    private static final int INIT_EXT_IN_LENGTH = 40 + 64;
     /** fuse_out_header, then fuse_init_out's major and minor. */
     private static final int MAX_READAHEAD_AT = 16 + 8;
+    private static final int FLAGS_AT = MAX_READAHEAD_AT + 4;
+    /** After flags, max_background, congestion_threshold, max_write, time_gran, max_pages, map_alignment. */
+    private static final int FLAGS2_AT = FLAGS_AT + 4 + 2 + 2 + 4 + 4 + 2 + 2;
 
     private FuseDevice writeEnd;
     private FuseDevice readEnd;
@@ -58,12 +63,34 @@ class InitTest {
         assertEquals(4 * MAX_READ, reply.getInt(MAX_READAHEAD_AT));
     }
 
-    /** Serves an INIT offering {@code maxReadahead} and returns the reply as written. */
+    @Test
+    void sharedMappingsOfDirectIoFilesAreAskedForWhereTheKernelOffersThem() throws IOException {
+        ByteBuffer reply = initReply(KERNEL_DEFAULT_READAHEAD, Init.INIT_EXT, Init.DIRECT_IO_ALLOW_MMAP | 1);
+
+        assertEquals(Init.INIT_EXT, reply.getInt(FLAGS_AT) & Init.INIT_EXT, "flags2 is meant");
+        assertEquals(Init.DIRECT_IO_ALLOW_MMAP, reply.getInt(FLAGS2_AT), "only what was asked for");
+    }
+
+    @Test
+    void aKernelWithoutTheExtendedInitGetsNoUpperFlags() throws IOException {
+        ByteBuffer reply = initReply(KERNEL_DEFAULT_READAHEAD);
+
+        assertEquals(0, reply.getInt(FLAGS_AT) & Init.INIT_EXT);
+        assertEquals(0, reply.getInt(FLAGS2_AT));
+    }
+
     private ByteBuffer initReply(int maxReadahead) throws IOException {
+        return initReply(maxReadahead, 0, 0);
+    }
+
+    /** Serves an INIT offering {@code maxReadahead} and these flags, and returns the reply as written. */
+    private ByteBuffer initReply(int maxReadahead, int kernelFlags, int kernelFlags2) throws IOException {
         Replies out = new Replies(writeEnd, request, null); // made once per worker, before its first request
-        in.putInt(0, INIT_IN_LENGTH).putInt(4, Opcode.INIT).putLong(8, 1).putLong(16, 0)
-                .putInt(40, Init.MAJOR).putInt(44, Init.MINOR).putInt(48, maxReadahead).putInt(52, 0);
-        request.decode(INIT_IN_LENGTH);
+        int asked = (kernelFlags & Init.INIT_EXT) != 0 ? INIT_EXT_IN_LENGTH : INIT_IN_LENGTH;
+        in.putInt(0, asked).putInt(4, Opcode.INIT).putLong(8, 1).putLong(16, 0)
+                .putInt(40, Init.MAJOR).putInt(44, Init.MINOR).putInt(48, maxReadahead).putInt(52, kernelFlags)
+                .putInt(56, kernelFlags2);
+        request.decode(asked);
         new Init(settings()).reply(request, out);
 
         ByteBuffer reply = ByteBuffer.allocateDirect(4096).order(ByteOrder.nativeOrder());
