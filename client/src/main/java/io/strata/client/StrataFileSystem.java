@@ -1251,7 +1251,9 @@ public final class StrataFileSystem implements AutoCloseable {
         void run() throws IOException;
     }
 
-    /** An open descriptor's view: the shared open file and whether it may write. */
-    /** @param executes opened by execve(2) ({@link #FMODE_EXEC}): a running program holds it */
+    /**
+     * An open descriptor's view: the shared open file, whether it may write, and whether execve(2)
+     * opened it ({@link #FMODE_EXEC}), so that a running program holds it.
+     */
     private record FileHandle(OpenFile file, boolean writable, boolean executes) {}
 }
