@@ -103,7 +103,9 @@ public final class FuseOptions implements OptionGroup {
 
     public static final Option<Boolean> DIRECT_IO = Option.builder("direct_io", OptionType.BOOLEAN)
             .defaultValue(false)
-            .doc("Bypass the kernel page cache: every read and write reaches Strata.")
+            .doc("Bypass the kernel page cache: every read and write reaches Strata. Shared mappings (mmap) "
+                    + "still work through fuse=kernel (FUSE_DIRECT_IO_ALLOW_MMAP, Linux 6.6 and later); "
+                    + "through fuse=jnr they fail with ENODEV.")
             .build();
 
     public static final Option<Boolean> ALLOW_OTHER = Option.builder("allow_other", OptionType.BOOLEAN)
