@@ -375,11 +375,8 @@ class PosixOperationsTest {
         Process running = new ProcessBuilder(program.toString(), "60").start();
         try {
             Path exe = Path.of("/proc", Long.toString(running.pid()), "exe");
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (!program.toString().equals(Files.readSymbolicLink(exe).toString())) { // until the exec
-                assertTrue(System.nanoTime() < deadline, "the program did not start from the mount");
-                Thread.sleep(10);
-            }
+            Poll.until("the program started from the mount", program.toString(), Duration.ofSeconds(10),
+                    () -> Files.readSymbolicLink(exe).toString());
 
             assertEquals("ETXTBSY", Shell.errnoOf("os.open(a, os.O_RDONLY | os.O_TRUNC)", program));
             assertEquals("ETXTBSY", Shell.errnoOf("os.open(a, os.O_WRONLY | os.O_TRUNC)", program));
