@@ -1,5 +1,7 @@
 package io.strata.core.cache;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
 import io.strata.core.cache.evict.EvictionPolicy;
 import io.strata.core.io.PageCacheWrites;
 import org.slf4j.Logger;
@@ -45,8 +47,10 @@ import static java.util.Objects.requireNonNull;
 /**
  * One cache directory of the disk tier: its page files, their index, its quota.
  *
- * <p>Layout: {@code <dir>/pages/<hh>/<name>.page}, where {@code name} is 32 hex digits of the
- * SHA-256 of the page id and {@code hh} its first two; {@code <dir>/staging/} holds pages being
+ * <p>Layout: {@code <dir>/pages/<hh>/<file>-<index>-<page size>.page}, where {@code file} is 32
+ * hex digits of the SHA-256 of the page's file key and version, and {@code hh} spreads a file's
+ * pages over the fan-out directories, 64 consecutive pages to each ({@link #pathOf});
+ * {@code <dir>/staging/} holds pages being
  * written; {@code <dir>/.lock} is held (flock) by the one process using the directory. A page is
  * written to {@code staging/} and renamed into place, so a crash leaves whole pages or staging
  * leftovers, which the next open deletes. Pages are not fsynced: after a power loss a page may
@@ -74,6 +78,8 @@ final class CacheDir {
     static final Duration RETRY = Duration.ofSeconds(30);
     private static final String SUFFIX = ".page";
     private static final int FANOUT = 256;
+    /** Consecutive pages of a file that share a fan-out directory: few directories for a stream, all 256 for a large file. */
+    private static final int PAGES_PER_FANOUT = 64;
     /** Chunks read to be checked before they are copied out (reads that do not cover whole chunks). */
     private static final BufferPool SCRATCH = new BufferPool(32, size -> ByteBuffer.allocateDirect(Math.max(size, 64 << 10)));
     /** Bytes a direct write stages at a time (a multiple of the alignment). */
@@ -117,6 +123,9 @@ final class CacheDir {
     private final Set<PageId> writing = new HashSet<>();
     private final OpenPageFiles openFiles = new OpenPageFiles(OPEN_FILES);
     private final PageFileWarmer warmer;
+    /** The file digests of recent page names: most names are of a file whose pages came just before. */
+    private final LoadingCache<FileVersion, String> fileDigests = Caffeine.newBuilder().maximumSize(1024)
+            .build(CacheDir::fileDigest);
     private long used;
     private long reserved;
     private boolean usable;
@@ -769,29 +778,35 @@ final class CacheDir {
         }
     }
 
-    /** Where page {@code id} lives. */
+    /**
+     * Where page {@code id} lives: named by its file's digest, its index and its page size, in the
+     * fan-out directory of its run of {@link #PAGES_PER_FANOUT} pages. The digest is taken once per
+     * file, not once per page (names are looked up in {@link #fileDigests}): hashed per page, SHA-256
+     * was the largest thing a fresh daemon compiled during its first cold read (three C2
+     * compilations of the JDK's SHA-256 loop, 0.18 s, docs/PERFORMANCE.md).
+     */
     Path pathOf(PageId id) {
-        String name = name(id);
-        return pages.resolve(name.substring(0, 2)).resolve(name + SUFFIX);
+        String file = fileDigests.get(new FileVersion(id.fileKey(), id.version()));
+        int fanout = (HexFormat.fromHexDigits(file, 0, 2) + (int) (id.index() / PAGES_PER_FANOUT)) % FANOUT;
+        return pages.resolve(HexFormat.of().toHexDigits((byte) fanout)).resolve(file + "-" + id.index() + "-"
+                + id.pageSize() + SUFFIX);
     }
 
-    /** One digest per thread: looking one up in the JDK's providers cost more than the hash (a fifth of a publish). */
-    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(() -> {
+    /** What a page file's name takes from its page id's file. */
+    private record FileVersion(String fileKey, String version) {}
+
+    /** 32 hex digits of the SHA-256 of a file key and a version, each ended by a zero byte. */
+    private static String fileDigest(FileVersion file) {
+        MessageDigest sha;
         try {
-            return MessageDigest.getInstance("SHA-256");
+            sha = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new AssertionError("SHA-256 is in every JDK", e);
         }
-    });
-
-    static String name(PageId id) {
-        MessageDigest sha = SHA_256.get();
-        sha.reset();
-        sha.update(id.fileKey().getBytes(StandardCharsets.UTF_8));
+        sha.update(file.fileKey().getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
-        sha.update(id.version().getBytes(StandardCharsets.UTF_8));
+        sha.update(file.version().getBytes(StandardCharsets.UTF_8));
         sha.update((byte) 0);
-        sha.update((id.index() + "/" + id.pageSize()).getBytes(StandardCharsets.US_ASCII));
         return HexFormat.of().formatHex(sha.digest(), 0, 16);
     }
 
@@ -917,13 +932,22 @@ final class CacheDir {
         perDir.forEach(found::addAll);
         found.sort(Comparator.comparingLong(Found::mtimeMs));
         int damaged = 0;
+        int moved = 0;
         for (Found f : found) {
             if (f.header == null) {
                 damaged++;
                 continue;
             }
             PageId id = f.header.id();
-            index.put(id, new Entry(id, pathOf(id), f.header.headerLength(), f.header.dataLength(),
+            Path target = pathOf(id);
+            if (!f.file.equals(target)) {
+                // Moved only now that every fan-out directory was listed: no page is found twice
+                if (!adopt(f.file, target)) {
+                    continue;
+                }
+                moved++;
+            }
+            index.put(id, new Entry(id, target, f.header.headerLength(), f.header.dataLength(),
                     nanoClock.getAsLong(), null)); // found, not written: each chunk is checked on its first read
             used += f.header.fileLength();
             for (PageId evicted : policy.onInsert(id, f.header.fileLength())) {
@@ -936,11 +960,32 @@ final class CacheDir {
         if (damaged > 0) {
             meters.checksumFailures.increment(damaged);
         }
-        log.info("cache directory {}: {} pages ({} bytes) restored in {} ms{}", root, index.size(), used,
-                (System.nanoTime() - startNs) / 1_000_000, damaged > 0 ? ", " + damaged + " damaged files deleted" : "");
+        log.info("cache directory {}: {} pages ({} bytes) restored in {} ms{}{}", root, index.size(), used,
+                (System.nanoTime() - startNs) / 1_000_000, damaged > 0 ? ", " + damaged + " damaged files deleted" : "",
+                moved > 0 ? ", " + moved + " moved from an earlier layout" : "");
     }
 
-    private record Found(PageFile.Header header, long mtimeMs) {}
+    /**
+     * Moves a whole page file found away from its name (written by a Strata that named pages
+     * otherwise) to where this one looks for it; false, deleting it, if that place is taken or the
+     * move fails.
+     */
+    private boolean adopt(Path file, Path target) {
+        try {
+            if (!Files.exists(target)) {
+                Files.createDirectories(target.getParent());
+                Files.move(file, target, StandardCopyOption.ATOMIC_MOVE);
+                return true;
+            }
+        } catch (IOException e) {
+            log.debug("cannot move cache page {} to {}: {}", file, target, e.toString());
+        }
+        deleteQuietly(file);
+        return false;
+    }
+
+    /** A page file found by the scan: its header (null if it is not a whole page), its age and where it is. */
+    private record Found(PageFile.Header header, long mtimeMs, Path file) {}
 
     private List<Found> scanFanout(Path dir) {
         List<Found> found = new ArrayList<>();
@@ -971,14 +1016,14 @@ final class CacheDir {
             buffer.clear().limit((int) Math.min(buffer.capacity(), size));
             readFully(channel, buffer, 0);
             PageFile.Header header = PageFile.parse(buffer.flip());
-            if (header == null || header.fileLength() != size || !pathOf(header.id()).equals(file)) {
+            if (header == null || header.fileLength() != size) {
                 deleteQuietly(file);
-                return new Found(null, 0);
+                return new Found(null, 0, file);
             }
-            return new Found(header, Files.getLastModifiedTime(file).toMillis());
+            return new Found(header, Files.getLastModifiedTime(file).toMillis(), file);
         } catch (IOException e) {
             deleteQuietly(file);
-            return new Found(null, 0);
+            return new Found(null, 0, file);
         }
     }
 

@@ -36,6 +36,7 @@ import static io.strata.core.cache.AbstractPageStoreTest.read;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -376,6 +377,39 @@ class DiskTierTest {
         assertEquals(1, store.pageCount());
         assertArrayEquals(content(id, PAGE), read(store, id, 0, PAGE));
         assertEquals(Files.size(file), store.usedBytes());
+    }
+
+    @Test
+    void pagesAnEarlierStrataNamedOtherwiseAreMovedToTheirNamesAndRead() throws IOException {
+        Path dir = base.resolve("c");
+        PageId id = id("f", 3);
+        Path file = plantPage(dir, id, PageFile.header(id, page(id)));
+        PageId taken = id("g", 0);
+        Path takenFile = plantPage(dir, taken, PageFile.header(taken, page(taken)));
+        Path earlier = dir.resolve("pages/9c/9c0e7f3ad1b24f6e8a5d0c1b2e3f4a5b.page"); // a SHA-256 of the whole page id
+        Files.createDirectories(earlier.getParent());
+        Files.move(file, earlier);
+        Path duplicate = dir.resolve("pages/9c/0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e.page");
+        Files.copy(takenFile, duplicate);
+
+        DiskPageStore store = open(dir, 8);
+        assertEquals(2, store.pageCount());
+        assertArrayEquals(content(id, PAGE), read(store, id, 0, PAGE));
+        assertArrayEquals(content(taken, PAGE), read(store, taken, 0, PAGE));
+        assertTrue(Files.exists(file), "moved to the name this Strata gives it");
+        assertFalse(Files.exists(earlier));
+        assertFalse(Files.exists(duplicate), "a second copy of a page already in place is deleted");
+        assertEquals(0, count("strata.cache.checksum.failures"));
+        DiskPageStoreTest.assertIndexMatchesFiles(store);
+    }
+
+    @Test
+    void aFilesPagesShareAFanOutDirectoryInRunsOfSixtyFour() {
+        DiskPageStore store = open(base.resolve("c"), 8);
+        Path first = fileOf(store, id("f", 0)).getParent();
+        assertEquals(first, fileOf(store, id("f", 63)).getParent());
+        assertNotEquals(first, fileOf(store, id("f", 64)).getParent());
+        assertEquals(fileOf(store, id("f", 64)).getParent(), fileOf(store, id("f", 127)).getParent());
     }
 
     @Test
