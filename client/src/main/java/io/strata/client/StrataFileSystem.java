@@ -660,13 +660,16 @@ public final class StrataFileSystem implements AutoCloseable {
      * caller may not keep it).
      */
     private static int groupFor(Namespace.ParentAndName target, Caller caller) {
-        Inode parent = target.parent();
-        return (parent.mode() & S_ISGID) != 0 ? parent.gid() : caller.gid();
+        return inSetGroupIdDirectory(target) ? target.parent().gid() : caller.gid();
     }
 
     /** A new directory's mode: set-group-ID, as its directory is, so the group keeps passing down. */
     private static int directoryMode(Namespace.ParentAndName target, int mode) {
-        return (target.parent().mode() & S_ISGID) != 0 ? mode | S_ISGID : mode;
+        return inSetGroupIdDirectory(target) ? mode | S_ISGID : mode;
+    }
+
+    private static boolean inSetGroupIdDirectory(Namespace.ParentAndName target) {
+        return (target.parent().mode() & S_ISGID) != 0;
     }
 
     public Inode symlink(String target, String linkPath, Caller caller) throws IOException {
