@@ -133,8 +133,8 @@ public final class PageCache implements Closeable {
 
     /**
      * As {@link #read(PageSource, String, String, ByteBuffer, long)}, for a file of {@code size}
-     * bytes: a random read (shorter than a page, and starting neither at 0 nor within a page of
-     * where one of the file's recent reads ended, see {@link ReadPattern}) that misses also has the
+     * bytes: a random read (shorter than a page, and starting neither at 0 nor where it would
+     * continue one of the file's recent streams, see {@link ReadPattern}) that misses also has the
      * block around it loaded in the background ({@link BlockLoader}). Sequential streams, however
      * many and however their requests are split, are left to the readahead. The pages a random read
      * fetches are stored as read again {@link Reread#SOON}, a stream's as read again {@link
