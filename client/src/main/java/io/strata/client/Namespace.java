@@ -389,6 +389,59 @@ final class Namespace {
         }
     }
 
+    /**
+     * A file whose data an open or a read found gone from the under storage (removed there by
+     * another tool): its name goes as a re-listing would remove it, and the frontend is told, so
+     * the name no longer lists only to fail when opened. Left alone, as a re-listing leaves them:
+     * a file this client holds open (called again at its last release), and one with more than one
+     * name (the others live only in the metastore, and the data would move to one of them). The
+     * storage is asked first ({@link #confirmedGone}). Like a re-listing, it does not lock out this
+     * client's own rename onto the name in between.
+     */
+    void removeVanished(long ino) throws IOException {
+        Inode inode;
+        try {
+            inode = meta.getInode(ino);
+        } catch (FsException e) {
+            if (e.error() == FsError.ENOENT) {
+                return; // removed meanwhile
+            }
+            throw e;
+        }
+        if (!inode.isFile() || inode.nlink() != 1 || isOpen.test(ino) || !confirmedGone(inode)) {
+            return;
+        }
+        synchronized (syncLock(inode.parent())) {
+            Optional<Dentry> entry = meta.lookup(inode.parent(), inode.name());
+            if (entry.isEmpty() || entry.get().ino() != ino) {
+                return;
+            }
+            try {
+                meta.unlink(inode.parent(), inode.name(), Clocks.nowNs()); // its data is already gone
+            } catch (FsException e) {
+                if (e.error() == FsError.ENOENT) {
+                    return;
+                }
+                throw e;
+            }
+        }
+        log.info("'{}' (inode {}) is gone from the under storage: its name is removed", dataPath(inode), ino);
+        changes.entryRemoved(inode.parent(), inode.name(), ino);
+    }
+
+    /**
+     * Whether the storage, asked again, has the volume's root but not the file: an ENOENT from a
+     * storage that is not there as a whole (a source directory moved or unmounted) removes nothing.
+     */
+    private boolean confirmedGone(Inode file) {
+        try {
+            return ufs.status("").isPresent() && ufs.status(dataPath(file)).isEmpty();
+        } catch (IOException | RuntimeException e) {
+            log.debug("could not confirm that inode {} is gone from the under storage", file.ino(), e);
+            return false;
+        }
+    }
+
     /** Who hears of the changes a re-listing finds (the frontend's caches). */
     void setChangeListener(ChangeListener listener) {
         this.changes = requireNonNull(listener, "listener is null");

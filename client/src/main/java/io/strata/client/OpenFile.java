@@ -49,7 +49,7 @@ final class OpenFile {
     private volatile String cacheVersion;
     /**
      * Opened from the metastore's record of the data, not checked with the storage: a read may
-     * find another version there (ESTALE), see {@link #read(ByteBuffer, long, VersionChange)}.
+     * find another version there (ESTALE), see {@link #read(ByteBuffer, long, StorageChanges)}.
      * Guarded by the truncate lock's write side for changes.
      */
     private boolean fromRecord;
@@ -59,10 +59,13 @@ final class OpenFile {
     private volatile boolean served;
     private int references;
 
-    /** Told when an open file takes the storage's new version of its data. */
-    @FunctionalInterface
-    interface VersionChange {
+    /** Told when an open file finds its data changed in the storage behind the mount. */
+    interface StorageChanges {
+        /** The file takes the storage's new version of its data. */
         void changed(long ino, UfsStatus now) throws IOException;
+
+        /** The storage no longer has the file's data: another tool removed it. */
+        void vanished(long ino);
     }
 
     OpenFile(long ino, UnderFileSystem ufs, DataCache cache, long size, long mtimeNs, UfsFile file,
@@ -102,9 +105,10 @@ final class OpenFile {
      * tool replaced it) fails its read with ESTALE. If nothing was read from it yet, it takes the
      * storage's current version instead, tells {@code onChange}, and reads that: as an open that
      * had asked the storage would have. Once bytes were served the ESTALE stands (reopen the file),
-     * so no reader ever sees two versions.
+     * so no reader ever sees two versions. A read of data the storage should hold (nothing written
+     * since the last flush) that finds none there (ENOENT) tells {@code onChange} it vanished.
      */
-    int read(ByteBuffer dst, long offset, VersionChange onChange) throws IOException {
+    int read(ByteBuffer dst, long offset, StorageChanges onChange) throws IOException {
         int seen = generation;
         int position = dst.position();
         int limit = dst.limit();
@@ -115,6 +119,9 @@ final class OpenFile {
             }
             return n;
         } catch (FsException e) {
+            if (e.error() == FsError.ENOENT && !dirty) {
+                onChange.vanished(ino);
+            }
             if (e.error() != FsError.ESTALE) {
                 throw e;
             }

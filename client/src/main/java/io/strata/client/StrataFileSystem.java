@@ -46,6 +46,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -128,6 +129,9 @@ public final class StrataFileSystem implements AutoCloseable {
     private final ConcurrentMap<Long, FileHandle> handles = new ConcurrentHashMap<>();
     /** By inode, how many of its handles a running program holds (opened with {@link #FMODE_EXEC}). */
     private final ConcurrentMap<Long, Integer> executing = new ConcurrentHashMap<>();
+    /** Open files a read found gone from the under storage: their names go at their last release. */
+    private final Set<Long> vanished = ConcurrentHashMap.newKeySet();
+    private final OpenFile.StorageChanges storageChanges = new StorageChangesFound();
     private final AtomicLong nextHandle = new AtomicLong(1);
     /** This client's session; null for a read-only mount, which never keeps an unlinked file. */
     private volatile Sessions sessions;
@@ -894,7 +898,15 @@ public final class StrataFileSystem implements AutoCloseable {
         if (!inode.isFile()) {
             throw new FsException(FsError.ENOTSUP, "only regular files hold data here: inode " + ino);
         }
-        OpenFile file = openFiles.acquire(inode, namespace.dataPath(inode), writable);
+        OpenFile file;
+        try {
+            file = openFiles.acquire(inode, namespace.dataPath(inode), writable);
+        } catch (FsException e) {
+            if (e.error() == FsError.ENOENT) {
+                namespace.removeVanished(ino); // the data is gone from the storage (a local source's file)
+            }
+            throw e;
+        }
         if (!writable) {
             directoryReadahead.opened(inode);
         }
@@ -931,7 +943,7 @@ public final class StrataFileSystem implements AutoCloseable {
 
     /** Reads into {@code dst} at {@code offset}; returns the bytes read (0 at end of file). */
     public int read(long fh, ByteBuffer dst, long offset) throws IOException {
-        return handle(fh).file().read(dst, offset, this::changedInStorage);
+        return handle(fh).file().read(dst, offset, storageChanges);
     }
 
     /**
@@ -943,15 +955,25 @@ public final class StrataFileSystem implements AutoCloseable {
         return handle(fh).file().regions(offset, length);
     }
 
-    /**
-     * A file opened from the metastore's record was found another version in the under storage
-     * (replaced by another tool): record what is there now, and drop what the frontend cached.
-     */
-    private void changedInStorage(long ino, UfsStatus now) throws IOException {
-        log.info("inode {} changed in the under storage since it was recorded: now {} bytes, version {}", ino,
-                now.size(), now.version());
-        meta.setAttr(ino, SetAttr.content(now.size(), now.mtimeNs(), now.version()));
-        changes.contentChanged(ino);
+    /** What open files find changed in the under storage behind the mount. */
+    private final class StorageChangesFound implements OpenFile.StorageChanges {
+        /**
+         * A file opened from the metastore's record was found another version in the under storage
+         * (replaced by another tool): record what is there now, and drop what the frontend cached.
+         */
+        @Override
+        public void changed(long ino, UfsStatus now) throws IOException {
+            log.info("inode {} changed in the under storage since it was recorded: now {} bytes, version {}", ino,
+                    now.size(), now.version());
+            meta.setAttr(ino, SetAttr.content(now.size(), now.mtimeNs(), now.version()));
+            changes.contentChanged(ino);
+        }
+
+        /** A read found the file's data gone: its name goes at the file's last release. */
+        @Override
+        public void vanished(long ino) {
+            vanished.add(ino);
+        }
     }
 
     public void write(long fh, ByteBuffer src, long offset) throws IOException {
@@ -984,11 +1006,17 @@ public final class StrataFileSystem implements AutoCloseable {
         if (handle.executes()) {
             executing.computeIfPresent(ino, (k, n) -> n == 1 ? null : n - 1);
         }
-        if (openFiles.release(handle.file()) && sessions != null) {
+        if (!openFiles.release(handle.file())) {
+            return;
+        }
+        if (sessions != null) {
             Optional<Sessions.Removal> kept = sessions.release(ino);
             if (kept.isPresent()) {
                 followRemoval(kept.get().link(), kept.get().ufsPath());
             }
+        }
+        if (vanished.remove(ino)) {
+            namespace.removeVanished(ino);
         }
     }
 

@@ -436,6 +436,28 @@ class StrataFileSystemTest {
     }
 
     @Test
+    void aFileDeletedFromTheSourceLosesItsNameAtItsNextOpen() throws IOException {
+        Files.writeString(source.resolve("gone.txt"), "x");
+        Files.writeString(source.resolve("kept.txt"), "y");
+        assertThat(names("/")).containsExactly("gone.txt", "kept.txt");
+        Files.delete(source.resolve("gone.txt"));
+
+        assertErrno(() -> fs.open("/gone.txt", O_RDONLY), FsError.ENOENT);
+        assertThat(names("/")).containsExactly("kept.txt");
+        assertErrno(() -> fs.getattr("/gone.txt"), FsError.ENOENT);
+    }
+
+    @Test
+    void aFileWithTwoNamesKeepsThemWhenItsDataIsGoneFromTheSource() throws IOException {
+        write("/data", "x");
+        fs.link("/data", "/hard");
+        Files.delete(source.resolve("data"));
+
+        assertErrno(() -> fs.open("/hard", O_RDONLY), FsError.ENOENT);
+        assertThat(names("/")).containsExactly("data", "hard");
+    }
+
+    @Test
     void resyncKeepsWhatTheSourceCannotHoldAndFilesOpenHere() throws IOException {
         fs.close();
         fs = StrataFileSystem.open(source.toUri(), options().with(VolumeOptions.METADATA_SYNC_INTERVAL,

@@ -19,6 +19,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -42,6 +43,9 @@ abstract class AbstractPageCacheTest {
 
     /** Writes {@code name} with {@code data} straight into the under storage, as another tool would. */
     abstract void putObject(MountedVolume volume, String name, byte[] data) throws IOException;
+
+    /** Deletes {@code name} straight from the under storage, as another tool would. */
+    abstract void deleteObject(MountedVolume volume, String name) throws IOException;
 
     MountedVolume mount(String... options) throws IOException {
         List<String> all = new ArrayList<>(List.of("direct_io"));
@@ -239,5 +243,33 @@ abstract class AbstractPageCacheTest {
         putObject(volume, "f.bin", Bytes.random(13, MIB));
         Poll.until("new content through the mount", true, Duration.ofSeconds(5),
                 () -> java.util.Arrays.equals(Bytes.random(13, MIB), Files.readAllBytes(volume.path("f.bin"))));
+    }
+
+    /**
+     * A file deleted from the under storage by another tool, with the default metadata sync
+     * (never): the first open (a local source) or read (S3, whose open asks nothing) that finds its
+     * data gone fails with ENOENT, and the name goes (at once, or at the file's release).
+     */
+    @Test
+    void aFileDeletedBehindTheMountLosesItsNameWhenItsDataIsFoundGone() throws IOException {
+        MountedVolume volume = mount();
+        putObject(volume, "gone.bin", Bytes.random(14, MIB));
+        putObject(volume, "kept.bin", Bytes.random(15, MIB));
+        assertEquals(List.of("gone.bin", "kept.bin"), names(volume.mountPoint()));
+        deleteObject(volume, "gone.bin");
+
+        assertThrows(IOException.class, () -> Files.readAllBytes(volume.path("gone.bin")));
+        // On S3 the name goes at the file's release, which the kernel sends after close(2) returns.
+        Poll.until("the names listed", List.of("kept.bin"), Duration.ofSeconds(5), () -> names(volume.mountPoint()));
+        // fuse=jnr cannot tell the kernel: its entry for the name lasts until entry_timeout (1 s).
+        Poll.until("the name found", false, Duration.ofSeconds(5), () -> Files.exists(volume.path("gone.bin")));
+        assertArrayEquals(Bytes.random(15, MIB), Files.readAllBytes(volume.path("kept.bin")));
+    }
+
+    private static List<String> names(Path dir) throws IOException {
+        try (var entries = Files.list(dir)) {
+            return entries.map(p -> p.getFileName().toString()).filter(name -> !name.startsWith(".")).sorted()
+                    .toList();
+        }
     }
 }

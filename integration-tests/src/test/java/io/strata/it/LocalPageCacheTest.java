@@ -28,4 +28,9 @@ class LocalPageCacheTest extends AbstractPageCacheTest {
             Files.setLastModifiedTime(file, FileTime.fromMillis(before.toMillis() + 1000));
         }
     }
+
+    @Override
+    void deleteObject(MountedVolume volume, String name) throws IOException {
+        Files.delete(volume.sourcePath(name));
+    }
 }

@@ -36,6 +36,11 @@ class S3PageCacheTest extends AbstractPageCacheTest {
         server.put(buckets.get(volume), name, data);
     }
 
+    @Override
+    void deleteObject(MountedVolume volume, String name) {
+        server.delete(buckets.get(volume), name);
+    }
+
     /**
      * By default an open trusts the recorded version (no HEAD); the first read's conditional GET
      * finds the object replaced, and the file takes the new version before serving anything.

@@ -251,6 +251,11 @@ public final class S3TestServer {
         client.putObject(b -> b.bucket(at.bucket()).key(key(at, path)), AsyncRequestBody.fromBytes(data)).join();
     }
 
+    public void delete(URI volume, String path) {
+        S3Location at = S3Location.parse(volume);
+        client.deleteObject(b -> b.bucket(at.bucket()).key(key(at, path))).join();
+    }
+
     /** {@code count} empty objects {@code k00000}, {@code k00001}, ... under {@code dir} (ending in '/'), 64 puts at a time. */
     public void putEmpty(URI volume, String dir, int count) {
         S3Location at = S3Location.parse(volume);
