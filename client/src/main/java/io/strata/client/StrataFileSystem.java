@@ -903,7 +903,7 @@ public final class StrataFileSystem implements AutoCloseable {
             file = openFiles.acquire(inode, namespace.dataPath(inode), writable);
         } catch (FsException e) {
             if (e.error() == FsError.ENOENT) {
-                namespace.removeVanished(ino); // the data is gone from the storage (a local source's file)
+                removeVanished(ino); // the data is gone from the storage (a local source's file)
             }
             throw e;
         }
@@ -1016,7 +1016,20 @@ public final class StrataFileSystem implements AutoCloseable {
             }
         }
         if (vanished.remove(ino)) {
+            removeVanished(ino);
+        }
+    }
+
+    /**
+     * Removes the name of a file whose data is gone from the storage ({@link Namespace#removeVanished}).
+     * Tidying, not the caller's operation: a failure is logged, and the caller's answer stands.
+     */
+    private void removeVanished(long ino) {
+        try {
             namespace.removeVanished(ino);
+        } catch (IOException | RuntimeException e) {
+            log.warn("inode {} is gone from the under storage, but its name could not be removed: {}", ino,
+                    e.toString());
         }
     }
 

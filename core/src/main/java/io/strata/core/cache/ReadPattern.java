@@ -6,7 +6,7 @@ package io.strata.core.cache;
  *
  * <p>A read continues a stream if it starts within {@code slack} bytes of the stream's end. Once a
  * stream is proven (a second read continued it), a read anywhere within {@link #REACH_PAGES}
- * slacks either side of its end continues it too: the kernel's readahead keeps several requests of
+ * pages either side of its end continues it too: the kernel's readahead keeps several requests of
  * one stream in flight, each up to max_read (1020 KiB where a worker's pipe holds 1 MiB), and the
  * FUSE workers take them in any order, so a request can arrive after ones several requests further
  * on. Counted as random, each such straggler had its whole block loaded behind the stream
@@ -15,7 +15,10 @@ package io.strata.core.cache;
  */
 final class ReadPattern {
     static final int STREAMS = 8;
-    /** How far, in slacks, a proven stream's requests may arrive out of order: the readahead's part (8 MiB). */
+    /**
+     * How far a proven stream's requests may arrive out of order, in slacks (a page each, as the
+     * page cache sets it): 8 MiB, the readahead's part.
+     */
     static final int REACH_PAGES = 8;
 
     private final long slack;
