@@ -31,6 +31,7 @@ import io.strata.meta.NewInode;
 import io.strata.meta.RemovedLink;
 import io.strata.meta.Renamed;
 import io.strata.meta.SetAttr;
+import io.strata.meta.VolumeStats;
 import io.strata.meta.XattrMode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -1221,8 +1222,9 @@ public final class StrataFileSystem implements AutoCloseable {
 
     public FsStatistics statfs() throws IOException {
         long blockSize = 4096;
-        long inodes = meta.stats().inodes();
-        long usedBytes = meta.stats().usedBytes();
+        VolumeStats stats = meta.stats();
+        long inodes = stats.inodes();
+        long usedBytes = stats.usedBytes();
         long maxFiles = Math.max(inodes * 2, 1L << 32);
         return ufs.capacity()
                 .map(c -> new FsStatistics(blockSize, c.totalBytes() / blockSize, c.freeBytes() / blockSize,
