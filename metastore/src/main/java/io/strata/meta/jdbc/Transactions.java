@@ -50,6 +50,7 @@ final class Transactions implements AutoCloseable {
         try {
             return work.run(new Rows(session, dialect));
         } catch (SQLException e) {
+            forgetIfSpoiled(session, e);
             throw failure(e);
         } finally {
             connections.release(session);
@@ -76,6 +77,7 @@ final class Transactions implements AutoCloseable {
             try {
                 return attempt(session, work, formatLock);
             } catch (SQLException e) {
+                forgetIfSpoiled(session, e);
                 if (!dialect.isRetryable(e) || attempt == MAX_ATTEMPTS) {
                     throw failure(e);
                 }
@@ -128,6 +130,7 @@ final class Transactions implements AutoCloseable {
             session.connection().setAutoCommit(true);
             dialect.inodeNumbers().refill(session, count);
         } catch (SQLException e) {
+            forgetIfSpoiled(session, e);
             throw failure(e);
         }
     }
@@ -146,6 +149,12 @@ final class Transactions implements AutoCloseable {
             connections.close();
         } catch (SQLException e) {
             throw new IOException("cannot close metastore " + dialect.describe() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void forgetIfSpoiled(Session session, SQLException e) {
+        if (dialect.spoilsStatements(e)) {
+            session.forgetStatements();
         }
     }
 

@@ -154,6 +154,55 @@ final class SqliteMetaStoreTest extends AbstractMetaStoreTest {
         store = createStore();
     }
 
+    /**
+     * Another process that opens the database and closes it while this store is open must not
+     * take itself for the last connection: that one checkpoints and deletes the write-ahead log,
+     * and this store's later commits would go to a deleted file. A prefetch that read the file
+     * through a descriptor of its own dropped, at that descriptor's close, the shared lock that
+     * tells other processes this one is there.
+     */
+    @Test
+    @Timeout(60)
+    void anotherProcessClosingTheDatabaseAfterAPrefetchLeavesTheStoresLog() throws Exception {
+        mkdir(Inode.ROOT, "before");
+        Path log = Path.of(database() + "-wal");
+        assertTrue(Files.exists(log), "a write-ahead log to keep");
+
+        store.prefetch();
+        OtherProcess.run(database());
+
+        assertTrue(Files.exists(log), "the other process deleted the write-ahead log under the open store");
+        Inode after = mkdir(Inode.ROOT, "after");
+        store.close();
+        store = createStore();
+        assertEquals(after.ino(), store.lookup(Inode.ROOT, "after").orElseThrow().ino());
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database());
+                Statement statement = connection.createStatement();
+                ResultSet check = statement.executeQuery("PRAGMA integrity_check")) {
+            assertTrue(check.next());
+            assertEquals("ok", check.getString(1));
+        }
+    }
+
+    /** A JVM of its own that reads the database once and closes it, as a second mount or a {@code strata dump} would. */
+    public static final class OtherProcess {
+        static void run(Path database) throws IOException, InterruptedException {
+            Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), OtherProcess.class.getName(), database.toString())
+                    .redirectErrorStream(true).start();
+            String output = new String(process.getInputStream().readAllBytes());
+            assertEquals(0, process.waitFor(), output);
+        }
+
+        public static void main(String[] args) throws SQLException {
+            try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + args[0]);
+                    Statement statement = connection.createStatement();
+                    ResultSet count = statement.executeQuery("SELECT count(*) FROM inodes")) {
+                count.next();
+            }
+        }
+    }
+
     private void execute(String sql) throws SQLException {
         try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database());
                 Statement statement = connection.createStatement()) {

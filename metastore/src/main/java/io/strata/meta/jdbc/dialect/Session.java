@@ -36,6 +36,22 @@ public final class Session {
         return statement;
     }
 
+    /**
+     * Closes and forgets the prepared statements, after a failure that may have spoiled them
+     * ({@link SqlDialect#spoilsStatements}): each is prepared anew at its next use. A statement
+     * that will not close is forgotten all the same.
+     */
+    public void forgetStatements() {
+        for (PreparedStatement statement : statements.values()) {
+            try {
+                statement.close();
+            } catch (SQLException ignored) {
+                // spoiled already: nothing more to release
+            }
+        }
+        statements.clear();
+    }
+
     /** Closes the statements and then the connection (a pooled one goes back to its pool). */
     public void close() throws SQLException {
         SQLException failure = null;

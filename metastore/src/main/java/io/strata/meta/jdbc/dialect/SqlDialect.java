@@ -63,6 +63,15 @@ public interface SqlDialect {
     /** Whether the transaction was rolled back by a conflict (deadlock, serialization) and may simply run again. */
     boolean isRetryable(SQLException e);
 
+    /**
+     * Whether the failure may have left the driver's prepared statement unusable, so that a session
+     * must prepare its statements anew before its next use. A pooled session's statements are
+     * closed when it goes back anyway.
+     */
+    default boolean spoilsStatements(SQLException e) {
+        return false;
+    }
+
     // --- syntax
 
     /** An insert that replaces the value columns when a row with the same key exists. */
