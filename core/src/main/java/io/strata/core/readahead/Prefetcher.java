@@ -40,6 +40,7 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
 
     private final ReadaheadConfig config;
     private final BufferBudget budget;
+    private final ActiveStreams streams;
     private final ReadaheadStats stats;
     private final RangeFetcher fetcher;
     private final long size;
@@ -56,6 +57,7 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
     Prefetcher(Readahead engine, RangeFetcher fetcher, long size, String name) {
         this.config = engine.config();
         this.budget = engine.budget();
+        this.streams = engine.streams();
         this.stats = engine.stats();
         this.fetcher = requireNonNull(fetcher, "fetcher is null");
         this.name = requireNonNull(name, "name is null");
@@ -266,7 +268,7 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
         long tick = ++ticks;
         ReadaheadSession session = demand.session();
         if (session != null) {
-            session.advance(offset, end, tick, config);
+            session.advance(offset, end, tick, config.streamWindow(streams.reading(session)), config);
         } else if (!demand.gaps().isEmpty()) {
             session = startSession(end, tick);
         }
@@ -309,6 +311,7 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
         if (sessions.size() >= config.maxSessions()) {
             ReadaheadSession oldest = sessions.stream().min(EVICTION_ORDER).orElseThrow();
             sessions.remove(oldest);
+            streams.ended(oldest);
             for (Part part : new ArrayList<>(parts.all())) {
                 if (part.owner == oldest) {
                     drop(part); // a part some read has pinned is released when that read is done
@@ -541,6 +544,7 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
             for (Part part : new ArrayList<>(parts.all())) {
                 drop(part);
             }
+            sessions.forEach(streams::ended);
             sessions.clear();
         } finally {
             lock.unlock();

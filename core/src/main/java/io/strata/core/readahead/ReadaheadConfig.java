@@ -7,7 +7,8 @@ import io.strata.core.conf.Options;
  * the sizes that are not options (block, part, initial window, sessions per file) are fixed here
  * and only tests change them.
  *
- * @param maxReadahead the largest window of a sequential session; 0: no readahead
+ * @param maxReadahead the largest window of a sequential session, reading alone; streams reading at
+ *     once share it ({@link #streamWindow}); 0: no readahead
  * @param prefetch whether a small random read fetches its whole aligned block (or the file's tail)
  * @param bufferSize bytes the engine's buffers may hold, in flight or fetched and not yet read
  * @param blockSize the unit of prefetch: a random read fetches its aligned block of this size
@@ -52,6 +53,16 @@ public record ReadaheadConfig(long maxReadahead, boolean prefetch, long bufferSi
     /** Whether sequential sessions read ahead at all. */
     boolean readahead() {
         return maxReadahead > 0;
+    }
+
+    /**
+     * The largest window of one stream while {@code streams} read at once: an equal share of
+     * {@link #maxReadahead}, but never less than two parts (one being read, one in flight) nor more
+     * than the maximum.
+     */
+    long streamWindow(int streams) {
+        long share = maxReadahead / Math.max(1, streams);
+        return Math.min(maxReadahead, Math.max(2L * partSize, share));
     }
 
     /** The first window of a sequential session: the initial size, never above the maximum. */

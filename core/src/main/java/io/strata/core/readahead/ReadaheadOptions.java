@@ -13,14 +13,16 @@ import java.util.List;
  * engine's buffers may hold, and how many small files a directory's reader is read ahead.
  */
 public final class ReadaheadOptions implements OptionGroup {
-    // 16 MiB read a cold 1 GiB object as fast as 64 MiB did, at 0 and at 10 ms to S3, and kept the
-    // daemon's peak RSS ~190 MB lower: the CRT holds each GET's bytes in native memory until the GET
-    // completes, so a wider window is resident twice (docs/PERFORMANCE.md, issue 11's seventh round).
+    // A lone stream over a link with latency keeps more GETs in flight with a deeper window (a cold
+    // GiB at 10 ms to S3 read 15 % faster with 64 MiB than with 16), while streams reading at once
+    // are bound by the CPU and only pay resident memory for more than a share, which stays at 16-32
+    // MiB each (docs/PERFORMANCE.md, issue 11's seventh and forty-second rounds).
     public static final Option<DataSize> MAX_READAHEAD = Option.builder("max_readahead", OptionType.SIZE)
-            .defaultValue(DataSize.ofMiB(16))
-            .doc("Largest window a sequential reader is read ahead of its position, per stream: the window"
-                    + " starts at 1MiB and doubles while the reads stay sequential; from 8MiB on it ends on the"
-                    + " 8MiB grid of the GETs, rounded up. 0 turns readahead off.")
+            .defaultValue(DataSize.ofMiB(64))
+            .doc("Largest window a sequential reader is read ahead of its position, reading alone: streams of"
+                    + " the volume reading at once share it equally, each keeping at least 16MiB. A window starts"
+                    + " at 1MiB and doubles while the reads stay sequential; from 8MiB on it ends on the 8MiB grid"
+                    + " of the GETs, rounded up. 0 turns readahead off.")
             .build();
 
     public static final Option<Boolean> PREFETCH = Option.builder("prefetch", OptionType.BOOLEAN)

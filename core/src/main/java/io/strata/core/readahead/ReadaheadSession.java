@@ -11,7 +11,7 @@ package io.strata.core.readahead;
  * from a part behind to the end of its window: the reads of one stream arrive a little out of order
  * from several FUSE threads) makes it sequential, with the initial window; from then on the
  * window doubles each time the stream has read half a window's worth of bytes since it last changed, up to
- * {@code max_readahead}. It halves (not below the initial window) when bytes fetched for it go
+ * its share of {@code max_readahead} (all of it when it reads alone). It halves (not below the initial window) when bytes fetched for it go
  * unread or the buffer budget refuses its readahead.
  *
  * <p>Not thread-safe: the {@link Prefetcher}'s lock guards it.
@@ -63,11 +63,13 @@ final class ReadaheadSession {
     }
 
     /**
-     * A read of this stream, {@code [offset, end)}: moves the stream on and grows its window. Growth
-     * counts the bytes read, not the distance moved, so a reader striding through its window (and
-     * leaving readahead unread, which shrinks it) does not grow it back.
+     * A read of this stream, {@code [offset, end)}: moves the stream on and grows its window, up to
+     * {@code maxWindow} (its share of {@code max_readahead}, see {@link ReadaheadConfig#streamWindow});
+     * a window above that, grown while the stream read alone, comes down to it. Growth counts the
+     * bytes read, not the distance moved, so a reader striding through its window (and leaving
+     * readahead unread, which shrinks it) does not grow it back.
      */
-    void advance(long offset, long end, long tick, ReadaheadConfig config) {
+    void advance(long offset, long end, long tick, long maxWindow, ReadaheadConfig config) {
         lastUse = tick;
         next = Math.max(next, end);
         if (!config.readahead()) {
@@ -79,8 +81,11 @@ final class ReadaheadSession {
             return;
         }
         readSinceResize += end - offset;
-        if (readSinceResize >= window / 2 && window < config.maxReadahead()) {
-            window = Math.min(config.maxReadahead(), window * 2);
+        if (window > maxWindow) {
+            window = Math.max(config.firstWindow(), maxWindow);
+            readSinceResize = 0;
+        } else if (readSinceResize >= window / 2 && window < maxWindow) {
+            window = Math.min(maxWindow, window * 2);
             readSinceResize = 0;
         }
     }

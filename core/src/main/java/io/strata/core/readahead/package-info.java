@@ -36,7 +36,10 @@
  *       read larger than the whole budget is cut to it and comes back short (callers loop).</li>
  *   <li><b>moves its session on and reads ahead</b>: the second read of a stream makes it
  *       sequential with a 1 MiB window, which doubles each time the stream has read half a window,
- *       up to {@code max_readahead} (16 MiB; 0 turns readahead off). Whenever less than half the
+ *       up to its share of {@code max_readahead} (64 MiB; 0 turns readahead off): the streams of
+ *       the volume that read within the last second share it equally, each keeping at least two
+ *       parts ({@code ActiveStreams}), so a lone stream over a distant store keeps many GETs in
+ *       flight while several streams, bound by the CPU, do not hold more memory between them. Whenever less than half the
  *       window is fetched or in flight ahead of the stream, the rest is requested as parts of up
  *       to 8 MiB on the 8 MiB part grid (a window of a part or more is rounded up to the grid, so
  *       a stream's GETs are whole parts), each only if the budget has room right now: readahead

@@ -198,6 +198,68 @@ class PrefetcherTest {
     }
 
     @Test
+    void streamsReadingAtOnceShareTheWindowAndOneLeftAloneGrowsBackToAllOfIt() throws IOException {
+        long[] now = {0};
+        Readahead engine = new Readahead(config(8 * PART, true, 64 * MIB), () -> now[0]);
+        engines.add(engine);
+        FakeObject first = new FakeObject(32 * MIB, 6);
+        FakeObject second = new FakeObject(32 * MIB, 7);
+        Prefetcher one = open(engine, first);
+        Prefetcher other = open(engine, second);
+        for (long offset = 0; offset < 8 * MIB; offset += 64 * KIB) {
+            readAndCheck(one, first, offset, 64 * KIB);
+            readAndCheck(other, second, offset, 64 * KIB);
+        }
+        assertEquals(List.of(4L * PART), one.windows(), "half of max_readahead each");
+        assertEquals(List.of(4L * PART), other.windows());
+
+        now[0] += ActiveStreams.IDLE_AFTER_NANOS + 1; // the other stream has stopped reading
+        for (long offset = 8 * MIB; offset < 24 * MIB; offset += 64 * KIB) {
+            readAndCheck(one, first, offset, 64 * KIB);
+        }
+        assertEquals(List.of(8L * PART), one.windows(), "all of max_readahead, alone");
+    }
+
+    @Test
+    void aStreamsShareNeverFallsBelowTwoParts() throws IOException {
+        Readahead engine = new Readahead(config(8 * PART, true, 64 * MIB));
+        engines.add(engine);
+        List<FakeObject> objects = new ArrayList<>();
+        List<Prefetcher> streams = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            objects.add(new FakeObject(8 * MIB, 10 + i));
+            streams.add(open(engine, objects.get(i)));
+        }
+        for (long offset = 0; offset < 6 * MIB; offset += 64 * KIB) {
+            for (int i = 0; i < 8; i++) {
+                readAndCheck(streams.get(i), objects.get(i), offset, 64 * KIB);
+            }
+        }
+        for (Prefetcher stream : streams) {
+            assertEquals(List.of(2L * PART), stream.windows(), "an eighth of 8 parts would be one");
+        }
+    }
+
+    @Test
+    void aClosedFilesStreamNoLongerTakesAShare() throws IOException {
+        Readahead engine = new Readahead(config(8 * PART, true, 64 * MIB), () -> 0);
+        engines.add(engine);
+        FakeObject first = new FakeObject(32 * MIB, 8);
+        FakeObject second = new FakeObject(32 * MIB, 9);
+        Prefetcher one = open(engine, first);
+        Prefetcher other = open(engine, second);
+        for (long offset = 0; offset < 4 * MIB; offset += 64 * KIB) {
+            readAndCheck(one, first, offset, 64 * KIB);
+            readAndCheck(other, second, offset, 64 * KIB);
+        }
+        other.close(); // the clock stands still: only the close can end the stream
+        for (long offset = 4 * MIB; offset < 20 * MIB; offset += 64 * KIB) {
+            readAndCheck(one, first, offset, 64 * KIB);
+        }
+        assertEquals(List.of(8L * PART), one.windows());
+    }
+
+    @Test
     void randomReadersStartingSessionsDoNotEvictASequentialStream() throws IOException {
         long streamEnd = 8 * MIB;
         FakeObject alone = new FakeObject(64 * MIB, 12);
