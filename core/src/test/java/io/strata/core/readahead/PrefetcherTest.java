@@ -206,10 +206,7 @@ class PrefetcherTest {
         FakeObject second = new FakeObject(32 * MIB, 7);
         Prefetcher one = open(engine, first);
         Prefetcher other = open(engine, second);
-        for (long offset = 0; offset < 8 * MIB; offset += 64 * KIB) {
-            readAndCheck(one, first, offset, 64 * KIB);
-            readAndCheck(other, second, offset, 64 * KIB);
-        }
+        readInTurns(one, first, other, second, 8 * MIB);
         assertEquals(List.of(4L * PART), one.windows(), "half of max_readahead each");
         assertEquals(List.of(4L * PART), other.windows());
 
@@ -248,15 +245,21 @@ class PrefetcherTest {
         FakeObject second = new FakeObject(32 * MIB, 9);
         Prefetcher one = open(engine, first);
         Prefetcher other = open(engine, second);
-        for (long offset = 0; offset < 4 * MIB; offset += 64 * KIB) {
-            readAndCheck(one, first, offset, 64 * KIB);
-            readAndCheck(other, second, offset, 64 * KIB);
-        }
+        readInTurns(one, first, other, second, 4 * MIB);
         other.close(); // the clock stands still: only the close can end the stream
         for (long offset = 4 * MIB; offset < 20 * MIB; offset += 64 * KIB) {
             readAndCheck(one, first, offset, 64 * KIB);
         }
         assertEquals(List.of(8L * PART), one.windows());
+    }
+
+    /** Two streams from the start of their files to {@code end}, a 64 KiB read of each in turn. */
+    private static void readInTurns(Prefetcher one, FakeObject first, Prefetcher other, FakeObject second, long end)
+            throws IOException {
+        for (long offset = 0; offset < end; offset += 64 * KIB) {
+            readAndCheck(one, first, offset, 64 * KIB);
+            readAndCheck(other, second, offset, 64 * KIB);
+        }
     }
 
     @Test
