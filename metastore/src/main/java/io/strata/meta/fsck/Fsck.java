@@ -26,6 +26,10 @@ import static java.util.Objects.requireNonNull;
  * next-inode counter were created after it and are left out, so a check of a volume in use
  * reports no orphan that is only new; repairs are meant for a volume no client is changing.
  *
+ * <p>First of all, the engine checks its own storage ({@link FsckTarget#storageDamage}: SQLite's
+ * integrity check); a damaged one is only reported, or with repairs has its indexes rebuilt, before
+ * the namespace is read through it.
+ *
  * <p>Repairs, in order: entries without an inode are removed; orphan inodes are removed (their
  * metadata only: the under storage is left as it is); nlinks are set to what the names count;
  * primary links are set to one of the inode's names; the counters are set to the sums over what
@@ -47,6 +51,10 @@ public final class Fsck {
      */
     public static FsckReport check(MetaStore store, UnderFileSystem ufs, boolean repair) throws IOException {
         requireNonNull(store, "store is null");
+        List<Problem> storage = checkStorage(store, repair);
+        if (!storage.isEmpty() && !repair) {
+            return new FsckReport("not checked: the storage under it is damaged", 0, 0, 0, -1, storage);
+        }
         UfsCheck ufsCheck = ufs == null ? null : new UfsCheck(ufs);
         TreeCheck tree;
         DumpCounters counters;
@@ -93,7 +101,7 @@ public final class Fsck {
                         "the used-bytes counter says " + counters.usedBytes() + ", the files hold " + usedBytes,
                         counterRepair, SET_COUNTERS, setCounters));
             }
-            List<Problem> problems = new ArrayList<>(findings.size());
+            List<Problem> problems = new ArrayList<>(storage);
             if (repair) {
                 List<Finding> ordered = findings.stream().filter(f -> f.repair() != null)
                         .sorted(Comparator.comparingInt(Finding::order)).toList();
@@ -116,6 +124,35 @@ public final class Fsck {
             }
             return new FsckReport(consistency, tree.inodes(), tree.entries(), orphans,
                     ufsCheck == null ? -1 : ufsCheck.checked(), problems);
+        }
+    }
+
+    /**
+     * The engine's own check of its storage, before anything reads the namespace through it: a
+     * damaged index answers lookups wrongly, so a walk would report what the index lost as the
+     * namespace's problems, or fail. With {@code repair} the indexes are rebuilt from their rows;
+     * damage that outlives that is beyond fsck, and the check fails saying what to do.
+     */
+    private static List<Problem> checkStorage(MetaStore store, boolean repair) throws IOException {
+        try (FsckTarget target = store.fsckTarget()) {
+            List<String> damage = target.storageDamage();
+            if (damage.isEmpty()) {
+                return List.of();
+            }
+            List<Problem> problems = damage.stream().map(line -> new Problem(ProblemKind.STORAGE_DAMAGED, 0,
+                    "(storage)", line, "rebuild the indexes from their rows", false)).toList();
+            if (!repair) {
+                return problems;
+            }
+            target.rebuildIndexes();
+            List<String> left = target.storageDamage();
+            if (!left.isEmpty()) {
+                throw new IOException("the metastore's storage is damaged beyond its indexes (" + left.get(0)
+                        + (left.size() > 1 ? ", and " + (left.size() - 1) + " more" : "") + "): restore the volume"
+                        + " from a dump ('strata load'), or move the metastore away so that the next mount lists"
+                        + " the under storage again");
+            }
+            return problems.stream().map(Problem::markRepaired).toList();
         }
     }
 

@@ -45,6 +45,21 @@ public interface FsckTarget extends AutoCloseable {
     /** Sets the volume's inode count and used bytes (statfs), which fsck recomputed. */
     void setCounters(long inodes, long usedBytes) throws IOException;
 
+    /**
+     * What the engine's own check of its storage finds damaged (a database file's pages and
+     * indexes), a line each: empty when it is sound, or when the engine has no such check.
+     */
+    default List<String> storageDamage() throws IOException {
+        return List.of();
+    }
+
+    /**
+     * Rebuilds the storage's indexes from the rows they index: damage confined to indexes (rows
+     * missing from one, entries left over) is gone after it.
+     */
+    default void rebuildIndexes() throws IOException {
+    }
+
     @Override
     void close() throws IOException;
 

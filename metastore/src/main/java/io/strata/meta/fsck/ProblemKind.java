@@ -2,6 +2,8 @@ package io.strata.meta.fsck;
 
 /** The invariants fsck checks, one kind of problem each; the labels are what reports show. */
 public enum ProblemKind {
+    /** The engine's own check of its storage found damage (SQLite's integrity_check): pages or indexes. */
+    STORAGE_DAMAGED("storage"),
     /** A non-directory's nlink is not its number of names; a directory's is not 2 + its subdirectories. */
     WRONG_NLINK("nlink"),
     /** An inode's primary link (where its data lives in the under storage) is not one of its names. */

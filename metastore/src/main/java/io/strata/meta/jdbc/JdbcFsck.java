@@ -25,6 +25,19 @@ final class JdbcFsck implements FsckTarget {
     }
 
     @Override
+    public List<String> storageDamage() throws IOException {
+        return transactions.read(rows -> dialect.storageDamage(rows.session()));
+    }
+
+    @Override
+    public void rebuildIndexes() throws IOException {
+        transactions.write(rows -> {
+            dialect.rebuildIndexes(rows.session());
+            return null;
+        });
+    }
+
+    @Override
     public List<Inode> inodes(long after, int limit) throws IOException {
         return transactions.read(rows -> rows.inodesAfter(after, limit));
     }

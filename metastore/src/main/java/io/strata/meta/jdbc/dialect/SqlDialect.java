@@ -35,6 +35,15 @@ public interface SqlDialect {
      */
     boolean locksDatabase();
 
+    /** See {@link io.strata.meta.fsck.FsckTarget#storageDamage}: nothing a database server lets a client check. */
+    default List<String> storageDamage(Session session) throws SQLException {
+        return List.of();
+    }
+
+    /** See {@link io.strata.meta.fsck.FsckTarget#rebuildIndexes}. */
+    default void rebuildIndexes(Session session) throws SQLException {
+    }
+
     /** See {@link io.strata.meta.MetaStore#prefetch}: nothing for a database server. */
     default void prefetch() throws IOException {
     }

@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -117,6 +118,28 @@ public final class SqliteDialect implements SqlDialect {
             throw new IOException("cannot read ahead metastore " + describe() + ": " + e.getMessage(), e);
         }
     }
+
+    /** SQLite's {@code integrity_check}, its first {@link #DAMAGE_LINES} findings. */
+    @Override
+    public List<String> storageDamage(Session session) throws SQLException {
+        List<String> damage = new ArrayList<>();
+        try (Statement statement = session.connection().createStatement();
+             ResultSet lines = statement.executeQuery("PRAGMA integrity_check(" + DAMAGE_LINES + ")")) {
+            while (lines.next()) {
+                damage.add(lines.getString(1));
+            }
+        }
+        return damage.equals(List.of("ok")) ? List.of() : damage;
+    }
+
+    @Override
+    public void rebuildIndexes(Session session) throws SQLException {
+        try (Statement statement = session.connection().createStatement()) {
+            statement.executeUpdate("REINDEX");
+        }
+    }
+
+    private static final int DAMAGE_LINES = 100;
 
     /** How many pages {@link #prefetch} reads at most: 128 MiB of 4 KiB pages (~400,000 inodes). */
     static final int PREFETCH_PAGES = 32_768;
