@@ -29,9 +29,9 @@ import java.util.Optional;
  * while problems remain.
  */
 @Command(name = "fsck", sortOptions = false,
-        description = {"Check a volume's metadata: the database file (SQLite), link counts, primary links,",
-                "counters, entries without an inode, unreachable inodes, and each file in the under storage.",
-                "A dry run unless --repair.",
+        description = {"Check a volume's metadata: the SQLite file itself, link counts,",
+                "primary links, counters, entries without an inode, unreachable inodes,",
+                "and each file in the under storage. A dry run unless --repair.",
                 "Repair a volume that no mount is using."})
 final class FsckCommand extends StrataSubcommand {
     @Parameters(index = "0", paramLabel = "META_URL",
