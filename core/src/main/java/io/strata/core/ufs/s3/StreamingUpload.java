@@ -6,6 +6,7 @@ import software.amazon.awssdk.services.s3.model.CompletedPart;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -65,6 +66,13 @@ final class StreamingUpload {
     private final TreeMap<Integer, CompletedPart> completed = new TreeMap<>();
     private final TreeMap<Integer, ByteBuffer> failed = new TreeMap<>();
     private Throwable failure;
+    /**
+     * Arrays of parts that were sent, for the next parts. Allocated anew, each part-sized array
+     * was zeroed first and, alive until its part was sent, outlived young collections, so the
+     * old generation filled with them: full collections took a tenth of a sequential writer's
+     * daemon CPU, and the writer waited through their pauses (docs/PERFORMANCE.md, forty-second round).
+     */
+    private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
 
     StreamingUpload(S3Objects objects, String key, String path, long firstPartSize, int concurrency) {
         this.objects = requireNonNull(objects, "objects is null");
@@ -214,6 +222,9 @@ final class StreamingUpload {
         }
         String etag = objects.completeMultipartUpload(key, uploadId, parts, what);
         buffer = EMPTY;
+        synchronized (this) {
+            spare.clear();
+        }
         return etag;
     }
 
@@ -225,6 +236,9 @@ final class StreamingUpload {
             failed.clear();
         }
         pending.forEach(CompletableFuture::join);
+        synchronized (this) {
+            spare.clear();
+        }
         if (uploadId != null) {
             objects.abortMultipartUpload(key, uploadId).join();
             uploadId = null;
@@ -264,11 +278,27 @@ final class StreamingUpload {
         if (uploadedAny() && partSize <= LARGEST_ARRAY) {
             // Past the first part the file is large and its parts are whole: a part-sized buffer
             // at once, not one copied through every doubling (~1.9x its bytes, and as much garbage).
-            buffer = Arrays.copyOf(buffer, (int) partSize);
+            byte[] whole = partBuffer((int) partSize);
+            System.arraycopy(buffer, 0, whole, 0, bufferLength);
+            buffer = whole;
             return;
         }
         long grown = Math.max(needed, Math.max(INITIAL_BUFFER, (long) buffer.length * 2));
         buffer = Arrays.copyOf(buffer, (int) Math.min(grown, partSize));
+    }
+
+    /**
+     * An array for a whole part: one a sent part left, else a new one. Its bytes past what is
+     * written are never read: gaps are written as zeros, and a part is sent up to its length.
+     */
+    private byte[] partBuffer(int partSize) {
+        synchronized (this) {
+            byte[] recycled = spare.poll();
+            if (recycled != null && recycled.length == partSize) {
+                return recycled;
+            }
+        }
+        return new byte[partSize]; // the first parts, or the part size grew
     }
 
     private void submitBuffer() throws IOException {
@@ -298,6 +328,9 @@ final class StreamingUpload {
                 inFlightBytes -= length;
                 if (error == null) {
                     completed.put(partNumber, part);
+                    if (data.hasArray() && spare.size() < concurrency) {
+                        spare.push(data.array()); // the request is over: the SDK reads it no more
+                    }
                 } else {
                     failed.put(partNumber, data);
                     if (failure == null) {
