@@ -40,9 +40,4 @@ final class ActiveStreams {
     void ended(ReadaheadSession stream) {
         lastRead.remove(stream);
     }
-
-    /** Streams that have read lately, idle ones not yet forgotten included; for tests. */
-    int size() {
-        return lastRead.size();
-    }
 }

@@ -6,7 +6,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The readahead engine of one volume: its settings, its buffer budget and its streams reading now
- * (which share the readahead window), both shared by all its files, and its counters. {@link #open} gives each open file version its {@link Prefetcher}.
+ * (which share the readahead window), both shared by all its files, and its counters.
+ * {@link #open} gives each open file version its {@link Prefetcher}.
  */
 public final class Readahead {
     private final ReadaheadConfig config;

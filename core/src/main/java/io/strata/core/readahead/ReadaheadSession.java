@@ -10,9 +10,10 @@ package io.strata.core.readahead;
  * A read that continues it (exactly where the last one ended, or once it is sequential, anywhere
  * from a part behind to the end of its window: the reads of one stream arrive a little out of order
  * from several FUSE threads) makes it sequential, with the initial window; from then on the
- * window doubles each time the stream has read half a window's worth of bytes since it last changed, up to
- * its share of {@code max_readahead} (all of it when it reads alone). It halves (not below the initial window) when bytes fetched for it go
- * unread or the buffer budget refuses its readahead.
+ * window doubles each time the stream has read half a window's worth of bytes since it last
+ * changed, up to its share of {@code max_readahead} (all of it when it reads alone). It halves
+ * (not below the initial window) when bytes fetched for it go unread or the buffer budget refuses
+ * its readahead.
  *
  * <p>Not thread-safe: the {@link Prefetcher}'s lock guards it.
  */
