@@ -69,8 +69,9 @@ final class StreamingUpload {
     /**
      * Arrays of parts that were sent, for the next parts. Allocated anew, each part-sized array
      * was zeroed first and, alive until its part was sent, outlived young collections, so the
-     * old generation filled with them: full collections took a tenth of a sequential writer's
-     * daemon CPU, and the writer waited through their pauses (docs/PERFORMANCE.md, forty-second round).
+     * old generation filled with them: collections took a tenth of a sequential writer's daemon
+     * CPU, half of it in full ones whose pauses the writers waited through (docs/PERFORMANCE.md,
+     * forty-second round).
      */
     private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
 
