@@ -103,9 +103,9 @@ public final class SqliteDialect implements SqlDialect {
      * on it, SQLite's included (SQLite's "How To Corrupt", 2.2). The lock lost was the shared one
      * each connection keeps on a WAL database so that no other process's connection closes as the
      * last one; one that did checkpointed and deleted the log under this process's open store,
-     * whose later commits then went to a deleted file, and the next mount found its indexes
-     * missing rows. SQLite defers its own descriptor's close while other connections of the
-     * process hold locks on the file.
+     * whose later commits then went to a deleted file (the likeliest way the bench's volume came
+     * to have rows missing from its indexes). SQLite defers its own descriptor's close while
+     * other connections of the process hold locks on the file.
      */
     @Override
     public void prefetch() throws IOException {
@@ -185,8 +185,9 @@ public final class SqliteDialect implements SqlDialect {
     /**
      * sqlite-jdbc finalizes a statement whose step failed with anything but BUSY, LOCKED,
      * CONSTRAINT or MISUSE (SQLITE_FULL, SQLITE_IOERR, SQLITE_CORRUPT...), yet reports it open,
-     * and every later use fails with "statement is not executing": one full disk made every later
-     * unlink of a mount fail so, after the disk had room again.
+     * and every later use fails with "statement is not executing": after one SQLITE_CORRUPT every
+     * later unlink of a mount failed so, and after one SQLITE_FULL every later insert, once the
+     * database had room again.
      */
     @Override
     public boolean spoilsStatements(SQLException e) {
