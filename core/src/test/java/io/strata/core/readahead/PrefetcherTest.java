@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -200,8 +201,7 @@ class PrefetcherTest {
     @Test
     void streamsReadingAtOnceShareTheWindowAndOneLeftAloneGrowsBackToAllOfIt() throws IOException {
         long[] now = {0};
-        Readahead engine = new Readahead(config(8 * PART, true, 64 * MIB), () -> now[0]);
-        engines.add(engine);
+        Readahead engine = sharingEngine(() -> now[0]);
         FakeObject first = new FakeObject(32 * MIB, 6);
         FakeObject second = new FakeObject(32 * MIB, 7);
         Prefetcher one = open(engine, first);
@@ -211,16 +211,13 @@ class PrefetcherTest {
         assertEquals(List.of(4L * PART), other.windows());
 
         now[0] += ActiveStreams.IDLE_AFTER_NANOS + 1; // the other stream has stopped reading
-        for (long offset = 8 * MIB; offset < 24 * MIB; offset += 64 * KIB) {
-            readAndCheck(one, first, offset, 64 * KIB);
-        }
+        readOn(one, first, 8 * MIB, 24 * MIB);
         assertEquals(List.of(8L * PART), one.windows(), "all of max_readahead, alone");
     }
 
     @Test
     void aStreamsShareNeverFallsBelowTwoParts() throws IOException {
-        Readahead engine = new Readahead(config(8 * PART, true, 64 * MIB));
-        engines.add(engine);
+        Readahead engine = sharingEngine(System::nanoTime);
         List<FakeObject> objects = new ArrayList<>();
         List<Prefetcher> streams = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
@@ -239,18 +236,29 @@ class PrefetcherTest {
 
     @Test
     void aClosedFilesStreamNoLongerTakesAShare() throws IOException {
-        Readahead engine = new Readahead(config(8 * PART, true, 64 * MIB), () -> 0);
-        engines.add(engine);
+        Readahead engine = sharingEngine(() -> 0);
         FakeObject first = new FakeObject(32 * MIB, 8);
         FakeObject second = new FakeObject(32 * MIB, 9);
         Prefetcher one = open(engine, first);
         Prefetcher other = open(engine, second);
         readInTurns(one, first, other, second, 4 * MIB);
         other.close(); // the clock stands still: only the close can end the stream
-        for (long offset = 4 * MIB; offset < 20 * MIB; offset += 64 * KIB) {
-            readAndCheck(one, first, offset, 64 * KIB);
-        }
+        readOn(one, first, 4 * MIB, 20 * MIB);
         assertEquals(List.of(8L * PART), one.windows());
+    }
+
+    /** An engine whose streams share 8 parts of readahead, telling idleness by {@code nanoTime}. */
+    private Readahead sharingEngine(LongSupplier nanoTime) {
+        Readahead engine = new Readahead(config(8 * PART, true, 64 * MIB), nanoTime);
+        engines.add(engine);
+        return engine;
+    }
+
+    /** One stream on from {@code from} to {@code end}, in 64 KiB reads. */
+    private static void readOn(Prefetcher prefetcher, FakeObject object, long from, long end) throws IOException {
+        for (long offset = from; offset < end; offset += 64 * KIB) {
+            readAndCheck(prefetcher, object, offset, 64 * KIB);
+        }
     }
 
     /** Two streams from the start of their files to {@code end}, a 64 KiB read of each in turn. */
