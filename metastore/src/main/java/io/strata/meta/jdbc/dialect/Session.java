@@ -42,18 +42,24 @@ public final class Session {
      * that will not close is forgotten all the same.
      */
     public void forgetStatements() {
-        for (PreparedStatement statement : statements.values()) {
-            try {
-                statement.close();
-            } catch (SQLException ignored) {
-                // spoiled already: nothing more to release
-            }
-        }
-        statements.clear();
+        closeStatements(); // spoiled already: a statement that will not close has nothing more to release
     }
 
     /** Closes the statements and then the connection (a pooled one goes back to its pool). */
     public void close() throws SQLException {
+        SQLException failure = closeStatements();
+        try {
+            connection.close(); // always, even when a statement would not close
+        } catch (SQLException e) {
+            failure = add(failure, e);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Closes and forgets every prepared statement; returns what failed to close, or null. */
+    private SQLException closeStatements() {
         SQLException failure = null;
         for (PreparedStatement statement : statements.values()) {
             try {
@@ -63,14 +69,7 @@ public final class Session {
             }
         }
         statements.clear();
-        try {
-            connection.close(); // always, even when a statement would not close
-        } catch (SQLException e) {
-            failure = add(failure, e);
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        return failure;
     }
 
     private static SQLException add(SQLException failure, SQLException e) {
