@@ -59,6 +59,8 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     private final Readahead readahead;
     /** The open objects by key, each shared by its handles; guarded by itself. */
     private final Map<String, OpenObject> openObjects = new HashMap<>();
+    /** Directories whose marker this client wrote or saw: a delete in them needs no look at the rest. */
+    private final DirectoryMarkers markers = new DirectoryMarkers();
 
     /**
      * How files are uploaded and staged.
@@ -320,6 +322,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
             throw new FsException(FsError.EEXIST, what + ": a file of that name exists");
         }
         objects.putEmpty(key + "/", what);
+        markers.marked(key + "/");
     }
 
     @Override
@@ -344,12 +347,14 @@ public final class S3UnderFileSystem implements UnderFileSystem {
             throw new FsException(FsError.ENOTEMPTY, what);
         }
         objects.delete(prefix, what);
+        markers.removedUnder(prefix);
         keepParent(path);
     }
 
     /**
      * A directory exists in S3 only while a key is under it: when the last one goes, its marker
      * is written, so the directory the namespace still has stays (mkdir in it still finds it).
+     * A directory known to have its marker needs no look ({@link DirectoryMarkers}).
      */
     private void keepParent(String path) throws IOException {
         String parent = parentOf(path);
@@ -357,9 +362,16 @@ public final class S3UnderFileSystem implements UnderFileSystem {
             return;
         }
         String prefix = location.childPrefix(parent);
+        if (markers.isMarked(prefix)) {
+            return;
+        }
         String what = "keep directory '" + parent + "'";
-        if (!S3Errors.join(objects.anyKeyAsync(prefix, null), what)) {
+        List<S3Object> keys = S3Errors.join(objects.listAsync(prefix, null, null, 2), what).contents();
+        if (keys.isEmpty()) {
             objects.putEmpty(prefix, what);
+            markers.marked(prefix);
+        } else if (keys.get(0).key().equals(prefix)) {
+            markers.marked(prefix); // the marker sorts first of the keys under it
         }
     }
 
@@ -410,6 +422,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
         if (S3Errors.join(objects.anyKeyAsync(dstPrefix, dstPrefix), what)) {
             throw new FsException(FsError.ENOTEMPTY, what + ": the target is a directory that is not empty");
         }
+        markers.removedUnder(srcPrefix);
         String token = null;
         do {
             ListObjectsV2Response page = S3Errors.join(objects.listAsync(srcPrefix, null, token, LIST_PAGE), what);
