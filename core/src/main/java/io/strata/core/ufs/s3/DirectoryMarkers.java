@@ -9,7 +9,8 @@ import java.time.Duration;
  * The directory prefixes this client knows to hold their marker object (the empty key
  * {@code dir/}): it wrote the marker, or a listing of the prefix showed it. While a directory
  * has its marker, removing the last key under it cannot make it vanish from S3, so the check
- * after each delete ({@link S3UnderFileSystem}'s keepParent: one LIST per unlink) can be left out.
+ * after each delete ({@link S3UnderFileSystem}'s keepParent: one LIST per unlink) can be left out,
+ * and a mkdir in it need not ask whether it is a directory (a HEAD and a LIST).
  *
  * <p>Knowledge, not a promise: another client or tool may delete a marker behind this one. Each
  * entry is trusted for {@link #TRUSTED} only, so at worst a directory emptied within that window

@@ -307,7 +307,8 @@ public final class S3UnderFileSystem implements UnderFileSystem {
         String what = "mkdir '" + path + "'";
         CompletableFuture<Optional<HeadObjectResponse>> existing = objects.headAsync(key);
         String parent = parentOf(path);
-        if (!parent.isEmpty()) {
+        // A parent whose marker is known is a directory (it hides an object of its name): no look.
+        if (!parent.isEmpty() && !markers.isMarked(location.childPrefix(parent))) {
             Optional<UfsStatus> parentStatus = status(parent);
             if (parentStatus.isEmpty()) {
                 existing.cancel(true);

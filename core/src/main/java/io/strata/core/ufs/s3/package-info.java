@@ -12,8 +12,8 @@
  * marker, the empty object {@code prefix/a/}, so an empty directory exists; a listing never shows
  * a directory's marker as an entry of itself. When the last key under a directory goes (delete or
  * rename), its marker is written, so a directory the namespace still has stays in S3; a delete
- * looks for that with a listing, except in a directory whose marker it knows of
- * ({@link io.strata.core.ufs.s3.DirectoryMarkers}).
+ * looks for that with a listing, and a mkdir checks that its parent is a directory, except in a
+ * directory whose marker it knows of ({@link io.strata.core.ufs.s3.DirectoryMarkers}).
  * {@link io.strata.core.ufs.s3.S3UnderFileSystem#list} is ListObjectsV2 with delimiter '/', one
  * page of 1,000 in the sink's hands while the next is fetched; objects are files (size,
  * LastModified, and the ETag as version), common prefixes directories (listed with the time of

@@ -17,10 +17,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Deletes in directories whose marker object this client knows of: S3Proxy over HTTP, with
- * {@link FaultProxy} in between counting the listings the server sees. A delete that could leave
- * its directory without keys looks (one LIST) unless the directory's marker is known; a marker
- * removed or moved with its directory is never trusted again.
+ * Deletes and mkdirs in directories whose marker object this client knows of: S3Proxy over HTTP,
+ * with {@link FaultProxy} in between counting the listings and HEADs the server sees. A delete
+ * that could leave its directory without keys looks (one LIST), and a mkdir checks its parent
+ * (HEAD and LIST), unless the directory's marker is known; a marker removed or moved with its
+ * directory is never trusted again.
  */
 class S3DirectoryMarkersTest {
     @TempDir
@@ -28,6 +29,7 @@ class S3DirectoryMarkersTest {
 
     private final S3TestServer server = S3TestServer.shared();
     private final AtomicInteger listings = new AtomicInteger();
+    private final AtomicInteger heads = new AtomicInteger();
     private FaultProxy proxy;
     private URI volume;
     private S3UnderFileSystem ufs;
@@ -39,6 +41,9 @@ class S3DirectoryMarkersTest {
         proxy.policy((method, target, n) -> {
             if (method.equals("GET") && target.contains("list-type")) {
                 listings.incrementAndGet();
+            }
+            if (method.equals("HEAD")) {
+                heads.incrementAndGet();
             }
             return Fault.PASS;
         });
@@ -67,6 +72,19 @@ class S3DirectoryMarkersTest {
 
         assertEquals(before, listings.get());
         assertTrue(ufs.status("d").orElseThrow().directory(), "the marker keeps the emptied directory");
+    }
+
+    @Test
+    void aMkdirInADirectoryThisClientMadeAsksOnlyWhetherItsOwnNameIsTaken() throws IOException {
+        ufs.mkdir("m");
+        int listingsBefore = listings.get();
+        int headsBefore = heads.get();
+
+        ufs.mkdir("m/n");
+
+        assertEquals(listingsBefore, listings.get());
+        assertEquals(headsBefore + 1, heads.get(), "the HEAD of m/n, none of m");
+        assertTrue(ufs.status("m/n").orElseThrow().directory());
     }
 
     @Test
