@@ -18,7 +18,7 @@ import java.time.Duration;
  * then fails with ENOENT), as it would without the check.
  */
 final class DirectoryMarkers {
-    static final Duration TRUSTED = Duration.ofMinutes(1);
+    private static final Duration TRUSTED = Duration.ofMinutes(1);
     private static final int MAX_DIRECTORIES = 4096;
 
     private final Cache<String, Boolean> marked = Caffeine.newBuilder()

@@ -59,7 +59,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
     private final Readahead readahead;
     /** The open objects by key, each shared by its handles; guarded by itself. */
     private final Map<String, OpenObject> openObjects = new HashMap<>();
-    /** Directories whose marker this client wrote or saw: a delete in them needs no look at the rest. */
+    /** Directories whose marker this client wrote or saw: a delete or mkdir in them needs no look around. */
     private final DirectoryMarkers markers = new DirectoryMarkers();
 
     /**
