@@ -199,6 +199,10 @@ public final class S3UnderFileSystem implements UnderFileSystem {
                         ? objects.listAsync(prefix, "/", page.nextContinuationToken(), LIST_PAGE) : null;
                 exists |= page.hasContents() && !page.contents().isEmpty()
                         || page.hasCommonPrefixes() && !page.commonPrefixes().isEmpty();
+                if (page.hasContents() && !page.contents().isEmpty()
+                        && page.contents().get(0).key().equals(prefix)) {
+                    markers.marked(prefix); // the directory's own marker, first of its keys
+                }
                 deliver(page, prefix, nowNs, merger);
             }
         } finally {
@@ -248,6 +252,9 @@ public final class S3UnderFileSystem implements UnderFileSystem {
                 directory = owner;
                 entries = new ArrayList<>();
                 merger = new ListingMerger(entries::add);
+            }
+            if (slash == relative.length() - 1) {
+                markers.marked(object.key()); // the directory's own marker
             }
             entryOf(object, relative.substring(slash + 1), nowNs, merger);
         }

@@ -100,6 +100,24 @@ class S3DirectoryMarkersTest {
     }
 
     @Test
+    void aMarkerAListingShowedSparesTheDeletesTheirListings() throws IOException {
+        server.put(volume, "l/", new byte[0]); // made by another client
+        putFiles("l", 2);
+        server.put(volume, "s/t/", new byte[0]);
+        putFiles("s/t", 2);
+        ufs.list("l", entry -> { });
+        ufs.listSiblings("s", "t"); // a walk's recursive page: t's keys, its marker first
+
+        int before = listings.get();
+        deleteFiles("l", 2);
+        deleteFiles("s/t", 2);
+
+        assertEquals(before, listings.get());
+        assertTrue(ufs.status("l").orElseThrow().directory());
+        assertTrue(ufs.status("s/t").orElseThrow().directory());
+    }
+
+    @Test
     void aDirectoryWithoutMarkerIsLookedAtByEveryDeleteAndKeptByTheLast() throws IOException {
         putFiles("f", 2); // f exists only through its keys
 
