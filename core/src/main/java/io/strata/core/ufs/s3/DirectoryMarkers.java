@@ -3,7 +3,10 @@ package io.strata.core.ufs.s3;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
+import software.amazon.awssdk.services.s3.model.S3Object;
+
 import java.time.Duration;
+import java.util.List;
 
 /**
  * The directory prefixes this client knows to hold their marker object (the empty key
@@ -29,6 +32,16 @@ final class DirectoryMarkers {
     /** {@code prefix} (a directory's key prefix, ending in '/') has its marker now. */
     void marked(String prefix) {
         marked.put(prefix, Boolean.TRUE);
+    }
+
+    /**
+     * Notes {@code prefix}'s marker if {@code keys}, a listing under it in key order, shows it: the
+     * marker is the first key under its own prefix.
+     */
+    void sawListing(String prefix, List<S3Object> keys) {
+        if (!keys.isEmpty() && keys.get(0).key().equals(prefix)) {
+            marked(prefix);
+        }
     }
 
     boolean isMarked(String prefix) {

@@ -199,10 +199,7 @@ public final class S3UnderFileSystem implements UnderFileSystem {
                         ? objects.listAsync(prefix, "/", page.nextContinuationToken(), LIST_PAGE) : null;
                 exists |= page.hasContents() && !page.contents().isEmpty()
                         || page.hasCommonPrefixes() && !page.commonPrefixes().isEmpty();
-                if (page.hasContents() && !page.contents().isEmpty()
-                        && page.contents().get(0).key().equals(prefix)) {
-                    markers.marked(prefix); // the directory's own marker, first of its keys
-                }
+                markers.sawListing(prefix, page.contents());
                 deliver(page, prefix, nowNs, merger);
             }
         } finally {
@@ -378,8 +375,8 @@ public final class S3UnderFileSystem implements UnderFileSystem {
         if (keys.isEmpty()) {
             objects.putEmpty(prefix, what);
             markers.marked(prefix);
-        } else if (keys.get(0).key().equals(prefix)) {
-            markers.marked(prefix); // the marker sorts first of the keys under it
+        } else {
+            markers.sawListing(prefix, keys);
         }
     }
 
