@@ -30,15 +30,15 @@ class S3DirectoryMarkersTest {
     private final S3TestServer server = S3TestServer.shared();
     private final AtomicInteger listings = new AtomicInteger();
     private final AtomicInteger heads = new AtomicInteger();
-    private FaultProxy proxy;
+    private ProxiedVolume proxied;
     private URI volume;
     private S3UnderFileSystem ufs;
 
     @BeforeEach
     void start(TestInfo test) throws IOException {
-        volume = server.newVolume(test.getTestMethod().orElseThrow().getName());
-        proxy = FaultProxy.start(server.endpoint());
-        proxy.policy((method, target, n) -> {
+        proxied = ProxiedVolume.start(server, test, staging);
+        volume = proxied.uri();
+        proxied.proxy().policy((method, target, n) -> {
             if (method.equals("GET") && target.contains("list-type")) {
                 listings.incrementAndGet();
             }
@@ -47,10 +47,7 @@ class S3DirectoryMarkersTest {
             }
             return Fault.PASS;
         });
-        ufs = new S3UnderFileSystem(S3Location.parse(volume),
-                S3Clients.create(S3UnderFileSystemSemanticsTest.optionsOf(server.optionText(proxy.endpoint()))),
-                new S3UnderFileSystem.Settings(S3Options.MIN_PART_SIZE, 2, staging, S3Objects.MAX_SINGLE_COPY,
-                        S3Options.MIN_PART_SIZE));
+        ufs = proxied.open(proxied.options());
         // A client's first listing may be sent twice (the CRT cannot read S3Proxy's, Netty takes
         // over: CrtReadsClient); the tests count the ones after it.
         ufs.status("warm-up");
@@ -59,7 +56,7 @@ class S3DirectoryMarkersTest {
     @AfterEach
     void stop() throws IOException {
         ufs.close();
-        proxy.close();
+        proxied.close();
     }
 
     @Test

@@ -20,8 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import static io.strata.core.ufs.s3.S3UnderFileSystemSemanticsTest.randomBytes;
@@ -37,12 +35,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * IOException in bounded time; a failed upload keeps its data for the next flush.
  */
 class S3FaultTest {
-    private static final long PART = S3Options.MIN_PART_SIZE;
+    private static final long PART = ProxiedVolume.PART;
 
     @TempDir
     Path staging;
 
     private final S3TestServer server = S3TestServer.shared();
+    private ProxiedVolume proxied;
     private FaultProxy proxy;
     private URI volume;
     private S3UnderFileSystem ufs;
@@ -50,8 +49,9 @@ class S3FaultTest {
 
     @BeforeEach
     void start(TestInfo test) throws IOException {
-        volume = server.newVolume(test.getTestMethod().orElseThrow().getName());
-        proxy = FaultProxy.start(server.endpoint());
+        proxied = ProxiedVolume.start(server, test, staging);
+        volume = proxied.uri();
+        proxy = proxied.proxy();
         // One GET per read (no readahead or prefetch), so every read meets the faults; reads with
         // readahead through faults: S3ReadaheadTest.
         ufs = open("s3.max_attempts", "4", "s3.retry_base_delay", "20ms", "s3.retry_max_delay", "200ms",
@@ -61,7 +61,7 @@ class S3FaultTest {
     @AfterEach
     void stop() throws IOException {
         ufs.close();
-        proxy.close();
+        proxied.close();
     }
 
     /** The s3.client these tests run on; null for the product's default. */
@@ -70,21 +70,16 @@ class S3FaultTest {
     }
 
     private S3UnderFileSystem open(String... options) {
-        Map<String, String> text = new TreeMap<>(server.optionText(proxy.endpoint()));
+        List<String> pairs = new ArrayList<>(List.of(options));
         if (client() != null) {
-            text.put("s3.client", client());
+            pairs.addAll(List.of("s3.client", client()));
         }
-        for (int i = 0; i < options.length; i += 2) {
-            text.put(options[i], options[i + 1]);
-        }
-        Options bound = S3UnderFileSystemSemanticsTest.optionsOf(text);
+        Options bound = proxied.options(pairs.toArray(String[]::new));
         s3 = S3Clients.create(bound);
         if (s3 instanceof CrtReadsClient crt) {
             assertTrue(crt.awaitCrtClient(), "the CRT client was not built");
         }
-        return new S3UnderFileSystem(S3Location.parse(volume), s3,
-                new S3UnderFileSystem.Settings(PART, 2, staging, S3Objects.MAX_SINGLE_COPY, PART),
-                ReadaheadConfig.from(bound));
+        return proxied.open(s3, ReadaheadConfig.from(bound));
     }
 
     @Test

@@ -24,9 +24,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -48,12 +46,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class S3ReadaheadTest {
     private static final int MIB = 1 << 20;
-    private static final long PART = S3Options.MIN_PART_SIZE;
+    private static final long PART = ProxiedVolume.PART;
 
     @TempDir
     Path staging;
 
     private final S3TestServer server = S3TestServer.shared();
+    private ProxiedVolume proxied;
     private FaultProxy proxy;
     private final AtomicInteger gets = new AtomicInteger();
     private final AtomicInteger heads = new AtomicInteger();
@@ -63,8 +62,9 @@ class S3ReadaheadTest {
 
     @BeforeEach
     void start(TestInfo test) throws IOException {
-        volume = server.newVolume(test.getTestMethod().orElseThrow().getName());
-        proxy = FaultProxy.start(server.endpoint());
+        proxied = ProxiedVolume.start(server, test, staging);
+        volume = proxied.uri();
+        proxy = proxied.proxy();
         passAll();
         ufs = open(ReadaheadConfig.DEFAULT);
         pool = Executors.newFixedThreadPool(8);
@@ -75,19 +75,14 @@ class S3ReadaheadTest {
         pool.shutdownNow();
         pool.awaitTermination(30, TimeUnit.SECONDS);
         ufs.close();
-        proxy.close();
+        proxied.close();
         assertEquals(0, ufs.readahead().budget().used(), "every buffer given back after the files closed");
     }
 
     private S3UnderFileSystem open(ReadaheadConfig readahead) {
-        Map<String, String> text = new TreeMap<>(server.optionText(proxy.endpoint()));
-        text.put("s3.max_attempts", "4");
-        text.put("s3.retry_base_delay", "20ms");
-        text.put("s3.retry_max_delay", "200ms");
-        text.put("s3.socket_timeout", "2s");
-        Options bound = S3UnderFileSystemSemanticsTest.optionsOf(text);
-        return new S3UnderFileSystem(S3Location.parse(volume), S3Clients.create(bound),
-                new S3UnderFileSystem.Settings(PART, 2, staging, S3Objects.MAX_SINGLE_COPY, PART), readahead);
+        Options options = proxied.options("s3.max_attempts", "4", "s3.retry_base_delay", "20ms",
+                "s3.retry_max_delay", "200ms", "s3.socket_timeout", "2s");
+        return proxied.open(S3Clients.create(options), readahead);
     }
 
     /** Every request passes; GETs are counted. */
@@ -264,10 +259,7 @@ class S3ReadaheadTest {
     @Test
     void withoutReadaheadAndPrefetchEachReadIsOneGetOfItsBytes() throws IOException {
         ufs.close();
-        Map<String, String> text = new TreeMap<>(server.optionText(proxy.endpoint()));
-        text.put("max_readahead", "0");
-        text.put("prefetch", "0");
-        ufs = S3UnderFileSystem.open(volume, S3UnderFileSystemSemanticsTest.optionsOf(text));
+        ufs = S3UnderFileSystem.open(volume, proxied.options("max_readahead", "0", "prefetch", "0"));
         byte[] data = randomBytes(MIB, 6);
         server.put(volume, "f", data);
         gets.set(0);
