@@ -3,9 +3,9 @@ package io.strata.meta.jdbc;
 import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.InodeType;
+import io.strata.meta.jdbc.dialect.ResultRow;
 
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 
@@ -26,7 +26,7 @@ final class Columns {
     private Columns() {}
 
     /** An inode from the {@value #INODE_COUNT} columns of {@link #INODE} starting at {@code first}. */
-    static Inode inode(ResultSet row, int first) throws SQLException {
+    static Inode inode(ResultRow row, int first) throws SQLException {
         try {
             int c = first;
             return new Inode(row.getLong(c), InodeType.fromMode(row.getInt(c + 1)), row.getInt(c + 2),

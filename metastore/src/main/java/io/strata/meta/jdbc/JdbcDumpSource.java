@@ -8,6 +8,7 @@ import io.strata.meta.dump.DumpSource;
 import io.strata.meta.dump.DumpedInode;
 import io.strata.meta.dump.DumpedInode.Xattr;
 import io.strata.meta.jdbc.dialect.Connections;
+import io.strata.meta.jdbc.dialect.ResultRow;
 import io.strata.meta.jdbc.dialect.Session;
 import io.strata.meta.jdbc.dialect.SqlDialect;
 
@@ -93,18 +94,19 @@ final class JdbcDumpSource implements DumpSource {
     public DumpedInode root() throws IOException {
         return read(session -> {
             List<Xattr> xattrs = new ArrayList<>();
-            try (ResultSet rows = session.prepare("SELECT name, value FROM xattrs WHERE ino = " + Inode.ROOT
+            try (ResultSet results = session.prepare("SELECT name, value FROM xattrs WHERE ino = " + Inode.ROOT
                     + " ORDER BY name").executeQuery()) {
-                while (rows.next()) {
-                    xattrs.add(new Xattr(rows.getString(1), blob(rows, 2)));
+                ResultRow row = dialect.rows(results);
+                while (results.next()) {
+                    xattrs.add(new Xattr(row.getString(1), blob(row, 2)));
                 }
             }
-            try (ResultSet rows = session.prepare("SELECT " + Columns.INODE_AND_TARGET + " FROM inodes WHERE ino = "
+            try (ResultSet results = session.prepare("SELECT " + Columns.INODE_AND_TARGET + " FROM inodes WHERE ino = "
                     + Inode.ROOT).executeQuery()) {
-                if (!rows.next()) {
+                if (!results.next()) {
                     throw new SQLException("corrupt metastore: the root inode is missing");
                 }
-                return inode(rows, 1, xattrs);
+                return inode(dialect.rows(results), 1, xattrs);
             }
         });
     }
@@ -124,12 +126,13 @@ final class JdbcDumpSource implements DumpSource {
                 statement.setString(2, after);
                 statement.setInt(3, limit);
             }
-            try (ResultSet result = statement.executeQuery()) {
-                while (result.next()) {
-                    names.add(result.getString(1));
-                    inos.add(result.getLong(2));
-                    result.getLong(3);
-                    nodes.add(result.wasNull() ? null : inode(result, 3, List.of())); // null: no inode row
+            try (ResultSet results = statement.executeQuery()) {
+                ResultRow row = dialect.rows(results);
+                while (results.next()) {
+                    names.add(row.getString(1));
+                    inos.add(row.getLong(2));
+                    row.getLong(3);
+                    nodes.add(row.wasNull() ? null : inode(row, 3, List.of())); // null: no inode row
                 }
             }
             if (names.isEmpty()) {
@@ -155,10 +158,11 @@ final class JdbcDumpSource implements DumpSource {
                 + dialect.inList("ino", inos.size()) + " ORDER BY ino, name");
         dialect.bindList(statement, 1, "bigint", inos);
         Map<Long, List<Xattr>> xattrs = new HashMap<>();
-        try (ResultSet result = statement.executeQuery()) {
-            while (result.next()) {
-                xattrs.computeIfAbsent(result.getLong(1), ino -> new ArrayList<>())
-                        .add(new Xattr(result.getString(2), blob(result, 3)));
+        try (ResultSet results = statement.executeQuery()) {
+            ResultRow row = dialect.rows(results);
+            while (results.next()) {
+                xattrs.computeIfAbsent(row.getLong(1), ino -> new ArrayList<>())
+                        .add(new Xattr(row.getString(2), blob(row, 3)));
             }
         }
         return xattrs;
@@ -181,7 +185,7 @@ final class JdbcDumpSource implements DumpSource {
     }
 
     /** An inode from the 16 columns of {@link Columns#INODE_AND_TARGET} starting at {@code first}. */
-    private static DumpedInode inode(ResultSet row, int first, List<Xattr> xattrs) throws SQLException {
+    private static DumpedInode inode(ResultRow row, int first, List<Xattr> xattrs) throws SQLException {
         Inode inode = Columns.inode(row, first);
         String target = inode.type() == InodeType.SYMLINK ? row.getString(first + Columns.INODE_COUNT) : null;
         if (inode.type() == InodeType.SYMLINK && target == null) {
@@ -190,7 +194,7 @@ final class JdbcDumpSource implements DumpSource {
         return new DumpedInode(inode, target, xattrs);
     }
 
-    private static byte[] blob(ResultSet row, int column) throws SQLException {
+    private static byte[] blob(ResultRow row, int column) throws SQLException {
         byte[] value = row.getBytes(column);
         return value == null ? new byte[0] : value; // an empty BLOB may come back as null
     }

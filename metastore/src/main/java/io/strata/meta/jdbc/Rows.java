@@ -5,6 +5,7 @@ import io.strata.core.fs.FsException;
 import io.strata.meta.Dentry;
 import io.strata.meta.Inode;
 import io.strata.meta.NewInode;
+import io.strata.meta.jdbc.dialect.ResultRow;
 import io.strata.meta.jdbc.dialect.Session;
 import io.strata.meta.jdbc.dialect.SqlDialect;
 
@@ -67,9 +68,10 @@ final class Rows {
             dialect.bindList(statement, 1, "bigint", distinct);
         }
         Map<Long, Inode> locked = new LinkedHashMap<>();
-        try (ResultSet rows = statement.executeQuery()) {
-            while (rows.next()) {
-                Inode inode = Columns.inode(rows, 1);
+        try (ResultSet results = statement.executeQuery()) {
+            ResultRow row = dialect.rows(results);
+            while (results.next()) {
+                Inode inode = Columns.inode(row, 1);
                 locked.put(inode.ino(), inode);
             }
         }
@@ -333,16 +335,17 @@ final class Rows {
     }
 
     <T> Optional<T> queryOne(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
-        try (ResultSet rows = bound(sql, args).executeQuery()) {
-            return rows.next() ? Optional.ofNullable(mapper.map(rows)) : Optional.empty();
+        try (ResultSet results = bound(sql, args).executeQuery()) {
+            return results.next() ? Optional.ofNullable(mapper.map(dialect.rows(results))) : Optional.empty();
         }
     }
 
     <T> List<T> queryList(String sql, RowMapper<T> mapper, Object... args) throws SQLException {
         List<T> result = new ArrayList<>();
-        try (ResultSet rows = bound(sql, args).executeQuery()) {
-            while (rows.next()) {
-                result.add(mapper.map(rows));
+        try (ResultSet results = bound(sql, args).executeQuery()) {
+            ResultRow row = dialect.rows(results);
+            while (results.next()) {
+                result.add(mapper.map(row));
             }
         }
         return result;
@@ -363,17 +366,17 @@ final class Rows {
         throw e;
     }
 
-    static byte[] blob(ResultSet rows, int column) throws SQLException {
+    static byte[] blob(ResultRow rows, int column) throws SQLException {
         byte[] value = rows.getBytes(column);
         return value == null ? new byte[0] : value;
     }
 
-    private static byte[] blob(ResultSet rows) throws SQLException {
+    private static byte[] blob(ResultRow rows) throws SQLException {
         return blob(rows, 1);
     }
 
     @FunctionalInterface
     interface RowMapper<T> {
-        T map(ResultSet row) throws SQLException;
+        T map(ResultRow row) throws SQLException;
     }
 }

@@ -3,6 +3,7 @@ package io.strata.meta.jdbc.dialect;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +18,8 @@ import java.util.Optional;
  * errors mean a taken key or a transaction to run again, the upsert and list-parameter syntax,
  * column types and the schema objects only some databases have ({@link #counters},
  * {@link #inodeNumbers}), and for dumps and loads how several connections share one snapshot,
- * how many write at once, and what a text column cannot hold.
+ * how many write at once, and what a text column cannot hold; and how a result's rows are read
+ * ({@link #rows}).
  */
 public interface SqlDialect {
     /** Where the database is, for messages: never with a password. */
@@ -34,6 +36,11 @@ public interface SqlDialect {
      * order and reads join what they need into one statement.
      */
     boolean locksDatabase();
+
+    /** The rows of {@code results}, a result of one of this dialect's connections, as the row mappers read them. */
+    default ResultRow rows(ResultSet results) throws SQLException {
+        return ResultRow.of(results);
+    }
 
     /** See {@link io.strata.meta.fsck.FsckTarget#storageDamage}: nothing a database server lets a client check. */
     default List<String> storageDamage(Session session) throws SQLException {

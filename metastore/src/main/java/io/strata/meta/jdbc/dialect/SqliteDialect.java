@@ -85,6 +85,12 @@ public final class SqliteDialect implements SqlDialect {
         return new SingleConnection(this::connect);
     }
 
+    /** Read from the statement itself: sqlite-jdbc's getters cost a fresh daemon a VM call each ({@link SqliteResultRow}). */
+    @Override
+    public ResultRow rows(ResultSet results) throws SQLException {
+        return SqliteResultRow.of(results);
+    }
+
     @Override
     public boolean locksDatabase() {
         return true;

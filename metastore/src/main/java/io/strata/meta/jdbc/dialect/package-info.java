@@ -21,7 +21,11 @@
  *       {@code InodeNumbers} ({@code CounterNumbers}, {@code SequenceNumbers},
  *       {@code BatchedNumbers});</li>
  *   <li>dump and load: how several connections share one snapshot, how many read and write at
- *       once, how a table is emptied, whether to analyze, what text a column cannot hold.</li>
+ *       once, how a table is emptied, whether to analyze, what text a column cannot hold;</li>
+ *   <li>reading a result: the engine's row mappers read {@code ResultRow}s, through JDBC's getters
+ *       ({@code JdbcResultRow}) or, for SQLite, from the statement itself
+ *       ({@code SqliteResultRow}: sqlite-jdbc's getters make a lambda per call, which a fresh
+ *       daemon's code makes through a call into the VM).</li>
  * </ul>
  *
  * <p>{@code ServerDialect} is what the two servers share (a pool, JDBC transactions, row locks,
