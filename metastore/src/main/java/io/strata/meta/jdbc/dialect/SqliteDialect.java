@@ -85,7 +85,7 @@ public final class SqliteDialect implements SqlDialect {
         return new SingleConnection(this::connect);
     }
 
-    /** Read from the statement itself: sqlite-jdbc's getters cost a fresh daemon a VM call each ({@link SqliteResultRow}). */
+    /** Read from the statement itself: sqlite-jdbc's getters cost a fresh daemon a VM call each. */
     @Override
     public ResultRow rows(ResultSet results) throws SQLException {
         return SqliteResultRow.of(results);

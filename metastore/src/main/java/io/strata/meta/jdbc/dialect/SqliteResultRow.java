@@ -3,6 +3,7 @@ package io.strata.meta.jdbc.dialect;
 import org.sqlite.core.CoreStatement;
 import org.sqlite.core.SafeStmtPtr;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
@@ -90,8 +91,18 @@ final class SqliteResultRow implements ResultRow {
                           SafeStmtPtr.SafePtrIntFunction<SQLException> type) {
         static Column at(int index) {
             return new Column((db, ptr) -> db.column_long(ptr, index), (db, ptr) -> db.column_int(ptr, index),
-                    (db, ptr) -> db.column_text(ptr, index), (db, ptr) -> db.column_blob(ptr, index),
+                    (db, ptr) -> text(db.column_blob(ptr, index)), (db, ptr) -> db.column_blob(ptr, index),
                     (db, ptr) -> db.column_type(ptr, index));
+        }
+
+        /**
+         * A text column's UTF-8 bytes (every database Strata makes is UTF-8, SQLite's default),
+         * decoded here: sqlite-jdbc's {@code column_text} hands them over in a direct buffer it
+         * makes by calling the buffer's constructor from native code, a tenth of a fresh daemon's
+         * cold listing.
+         */
+        private static String text(byte[] utf8) {
+            return utf8 == null ? null : new String(utf8, StandardCharsets.UTF_8);
         }
     }
 }
