@@ -16,6 +16,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -69,6 +70,16 @@ final class SqliteResultRowTest {
             assertNull(row.getString(2));
             assertNull(row.getBytes(3));
             assertTrue(row.wasNull());
+        }
+    }
+
+    @Test
+    void anEmptyResultHasARowReaderToo() throws SQLException {
+        try (Connection connection = dialect.connect();
+             PreparedStatement query = connection.prepareStatement(SELECT.replace("ORDER BY", "WHERE n = 42 ORDER BY"));
+             ResultSet results = query.executeQuery()) {
+            assertInstanceOf(SqliteResultRow.class, dialect.rows(results), "the mappers' loops take it before next()");
+            assertFalse(results.next());
         }
     }
 
