@@ -366,13 +366,13 @@ final class Rows {
         throw e;
     }
 
-    static byte[] blob(ResultRow rows, int column) throws SQLException {
-        byte[] value = rows.getBytes(column);
+    static byte[] blob(ResultRow row, int column) throws SQLException {
+        byte[] value = row.getBytes(column);
         return value == null ? new byte[0] : value;
     }
 
-    private static byte[] blob(ResultRow rows) throws SQLException {
-        return blob(rows, 1);
+    private static byte[] blob(ResultRow row) throws SQLException {
+        return blob(row, 1);
     }
 
     @FunctionalInterface
