@@ -98,7 +98,7 @@ final class JdbcDumpSource implements DumpSource {
                     + " ORDER BY name").executeQuery()) {
                 ResultRow row = dialect.rows(results);
                 while (results.next()) {
-                    xattrs.add(new Xattr(row.getString(1), blob(row, 2)));
+                    xattrs.add(new Xattr(row.getString(1), Rows.blob(row, 2)));
                 }
             }
             try (ResultSet results = session.prepare("SELECT " + Columns.INODE_AND_TARGET + " FROM inodes WHERE ino = "
@@ -162,7 +162,7 @@ final class JdbcDumpSource implements DumpSource {
             ResultRow row = dialect.rows(results);
             while (results.next()) {
                 xattrs.computeIfAbsent(row.getLong(1), ino -> new ArrayList<>())
-                        .add(new Xattr(row.getString(2), blob(row, 3)));
+                        .add(new Xattr(row.getString(2), Rows.blob(row, 3)));
             }
         }
         return xattrs;
@@ -192,11 +192,6 @@ final class JdbcDumpSource implements DumpSource {
             throw new SQLException("corrupt metastore: symlink " + inode.ino() + " has no target");
         }
         return new DumpedInode(inode, target, xattrs);
-    }
-
-    private static byte[] blob(ResultRow row, int column) throws SQLException {
-        byte[] value = row.getBytes(column);
-        return value == null ? new byte[0] : value; // an empty BLOB may come back as null
     }
 
     private <T> T read(Read<T> read) throws IOException {

@@ -366,6 +366,7 @@ final class Rows {
         throw e;
     }
 
+    /** A BLOB column's bytes; empty for an empty BLOB, which a driver may return as null. */
     static byte[] blob(ResultRow row, int column) throws SQLException {
         byte[] value = row.getBytes(column);
         return value == null ? new byte[0] : value;
