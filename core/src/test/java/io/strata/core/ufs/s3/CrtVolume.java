@@ -23,8 +23,7 @@ record CrtVolume(URI uri, CrtReadsClient client, S3UnderFileSystem ufs) implemen
         CrtReadsClient client = (CrtReadsClient) S3Clients.create(options);
         assertTrue(client.awaitCrtClient(), "the CRT client was not built");
         S3UnderFileSystem ufs = new S3UnderFileSystem(S3Location.parse(volume), client,
-                new S3UnderFileSystem.Settings(S3Options.MIN_PART_SIZE, 2, staging, S3Objects.MAX_SINGLE_COPY,
-                        S3Options.MIN_PART_SIZE), ReadaheadConfig.from(options));
+                ProxiedVolume.settings(staging), ReadaheadConfig.from(options));
         return new CrtVolume(volume, client, ufs);
     }
 

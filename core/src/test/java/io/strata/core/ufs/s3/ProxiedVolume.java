@@ -68,8 +68,12 @@ final class ProxiedVolume implements Closeable {
 
     /** An under storage over {@code client} (which it closes), reading ahead as {@code readahead} says. */
     S3UnderFileSystem open(S3AsyncClient client, ReadaheadConfig readahead) {
-        return new S3UnderFileSystem(S3Location.parse(uri), client,
-                new S3UnderFileSystem.Settings(PART, 2, staging, S3Objects.MAX_SINGLE_COPY, PART), readahead);
+        return new S3UnderFileSystem(S3Location.parse(uri), client, settings(staging), readahead);
+    }
+
+    /** The tests' upload settings: parts of {@link #PART}, two at once, staged in {@code staging}. */
+    static S3UnderFileSystem.Settings settings(Path staging) {
+        return new S3UnderFileSystem.Settings(PART, 2, staging, S3Objects.MAX_SINGLE_COPY, PART);
     }
 
     /** Closes the proxy; the under storages opened over it are their tests' to close. */
