@@ -58,6 +58,15 @@ public final class FuseOptions implements OptionGroup {
             .check(i -> i >= 0 && i <= 100_000, "from 0 (none) to 100000")
             .build();
 
+    public static final Option<Boolean> CONFINE_JIT = Option.builder("confine_jit", OptionType.BOOLEAN)
+            .defaultValue(true)
+            .doc("Once the mount is up, keep the JVM's JIT compiler threads off one of the CPUs the daemon may use"
+                    + " (the lowest; on 2 CPUs or more), so that compiling a fresh daemon's first requests never takes"
+                    + " every CPU from the FUSE workers and the programs using the mount. Measured on 2 CPUs: a fresh"
+                    + " mount's first find of 10,000 files 0.089 -> 0.071s (medians of 12 alternating mounts). false"
+                    + " leaves the compilers wherever the kernel runs them.")
+            .build();
+
     public static final Option<Boolean> XATTR = Option.builder("xattr", OptionType.BOOLEAN)
             .defaultValue(true)
             .doc("Extended attributes through the mount (fuse=kernel); security labels and POSIX ACLs are"
@@ -150,7 +159,7 @@ public final class FuseOptions implements OptionGroup {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(TRANSPORT, THREADS, CLONE_FD, SPLICE_READ, REHEARSAL, ATTR_TIMEOUT, ENTRY_TIMEOUT, NEGATIVE_TIMEOUT,
+        return List.of(TRANSPORT, THREADS, CLONE_FD, SPLICE_READ, REHEARSAL, CONFINE_JIT, ATTR_TIMEOUT, ENTRY_TIMEOUT, NEGATIVE_TIMEOUT,
                 KERNEL_CACHE, AUTO_CACHE, DIRECT_IO, WRITEBACK_CACHE, XATTR, ALLOW_OTHER, MAX_READ, MAX_WRITE, UID, GID,
                 UMASK);
     }

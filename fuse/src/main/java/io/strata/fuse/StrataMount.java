@@ -4,6 +4,7 @@ import io.strata.client.StrataFileSystem;
 import io.strata.client.metrics.MetricsOptions;
 import io.strata.client.metrics.MetricsServer;
 import io.strata.client.metrics.StrataMeters;
+import io.strata.fuse.kernel.CompilerThreads;
 import io.strata.fuse.observe.MountStats;
 import io.strata.core.conf.OptionException;
 import org.slf4j.Logger;
@@ -39,15 +40,18 @@ public final class StrataMount implements AutoCloseable {
     private final MetricsServer metrics;
     /** Ends by itself within milliseconds; joined at close, before the metastore it reads is closed. */
     private final Thread warmUp;
+    /** The compiler threads the warm-up confined, if it did; written before it ends. */
+    private volatile CompilerThreads compilers;
     private boolean closed;
 
     private StrataMount(Path mountPoint, StrataFileSystem fs, FuseSession session, MetricsServer metrics,
-                        Thread warmUp) {
+                        MountStats stats, boolean confineJit) {
         this.mountPoint = mountPoint;
         this.fs = fs;
         this.session = session;
         this.metrics = metrics;
-        this.warmUp = warmUp;
+        this.warmUp = new Thread(() -> warmUp(stats, confineJit), "strata-warmup");
+        this.warmUp.setDaemon(true);
     }
 
     /**
@@ -81,7 +85,10 @@ public final class StrataMount implements AutoCloseable {
             log.info("mounted {} at {} (metastore {}, fuse={}{})", request.source(), mountPoint, fs.metaUrl(),
                     transport, metrics == null ? "" : ", metrics at http://" + request.options().get(MetricsOptions.BIND)
                             + ":" + metrics.port() + "/metrics");
-            return new StrataMount(mountPoint, fs, session, metrics, warmUp(fs, session, stats));
+            StrataMount mount = new StrataMount(mountPoint, fs, session, metrics, stats,
+                    request.options().get(FuseOptions.CONFINE_JIT));
+            mount.warmUp.start();
+            return mount;
         } catch (IOException | RuntimeException e) {
             try (fs; MetricsServer m = metrics) {
                 throw e;
@@ -90,18 +97,17 @@ public final class StrataMount implements AutoCloseable {
     }
 
     /**
-     * Starts the mount's warm-up ({@link StrataFileSystem#warmUp}, and the meters of the requests
-     * that come first) on a thread of its own, once the kernel lists the mount: it runs while the
+     * The mount's warm-up, on a thread of its own once the kernel lists the mount: it runs while the
      * user's first command starts, and a request that comes first just pays its own way as before.
+     * The compiler threads are confined first ({@link CompilerThreads}), then the meters of the
+     * requests that come first are made and the file system warms up ({@link StrataFileSystem#warmUp}).
      */
-    private static Thread warmUp(StrataFileSystem fs, FuseSession session, MountStats stats) {
-        Thread thread = new Thread(() -> {
-            stats.meters().prepare(session.firstOperations());
-            fs.warmUp();
-        }, "strata-warmup");
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
+    private void warmUp(MountStats stats, boolean confineJit) {
+        if (confineJit) {
+            compilers = CompilerThreads.confine().orElse(null);
+        }
+        stats.meters().prepare(session.firstOperations());
+        fs.warmUp();
     }
 
     /** The checks libfuse would otherwise fail with a bare return code. */
@@ -194,6 +200,10 @@ public final class StrataMount implements AutoCloseable {
             }
             session.awaitEnd(UNMOUNT_TIMEOUT.toMillis());
             warmUp.join(UNMOUNT_TIMEOUT.toMillis());
+            CompilerThreads confined = compilers;
+            if (confined != null) {
+                confined.close(); // an in-process mount (tests, tools) gives the JVM's compilers their CPUs back
+            }
             if (!session.ended().isDone()) {
                 log.warn("FUSE session at {} still running {} s after unmount", mountPoint,
                         UNMOUNT_TIMEOUT.toSeconds());

@@ -2,6 +2,7 @@ package io.strata.fuse.kernel;
 
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Runtime;
+import jnr.ffi.annotations.In;
 import jnr.ffi.annotations.Out;
 import jnr.ffi.types.intptr_t;
 import jnr.ffi.types.size_t;
@@ -9,10 +10,11 @@ import jnr.ffi.types.ssize_t;
 import jnr.ffi.types.u_int64_t;
 
 /**
- * The few libc calls the transport makes, bound through jnr-ffi (already on the classpath for the
- * jnr-fuse transport). Buffers are passed as raw addresses of direct buffers the caller owns, so a
- * call never copies or pins anything on the Java side. Public only because jnr-ffi implements it
- * in a class loader of its own; nothing outside this package uses it.
+ * The few libc calls the transport and {@link CompilerThreads} make, bound through jnr-ffi (already
+ * on the classpath for the jnr-fuse transport). The transport's buffers are passed as raw addresses
+ * of direct buffers the caller owns, so a request or reply is never copied or pinned on the Java
+ * side (the affinity masks are small arrays jnr-ffi copies). Public only because jnr-ffi implements
+ * it in a class loader of its own; nothing outside this package uses it.
  */
 public interface LibC {
     int O_RDWR = 02;
@@ -42,6 +44,11 @@ public interface LibC {
     int getuid();
 
     int getgid();
+
+    /** The CPUs thread {@code tid} (0: the caller) may run on, a bit per CPU. */
+    int sched_getaffinity(int tid, @size_t long maskBytes, @Out long[] mask);
+
+    int sched_setaffinity(int tid, @size_t long maskBytes, @In long[] mask);
 
     /** The loaded library and the runtime its errno is read from. */
     final class Holder {
