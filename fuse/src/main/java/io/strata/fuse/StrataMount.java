@@ -202,7 +202,7 @@ public final class StrataMount implements AutoCloseable {
             warmUp.join(UNMOUNT_TIMEOUT.toMillis());
             CompilerThreads confined = compilers;
             if (confined != null) {
-                confined.close(); // an in-process mount (tests, tools) gives the JVM's compilers their CPUs back
+                confined.close(); // the last in-process mount to close (tests, tools) gives them their CPUs back
             }
             if (!session.ended().isDone()) {
                 log.warn("FUSE session at {} still running {} s after unmount", mountPoint,

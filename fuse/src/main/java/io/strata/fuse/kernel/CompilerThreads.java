@@ -15,7 +15,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The JVM's JIT compiler threads, kept off one of the CPUs this process may use, until closed.
+ * The JVM's JIT compiler threads, kept off one of the CPUs this process may use while someone
+ * holds the confinement (each open mount does).
  *
  * <p>Why: a fresh daemon compiles the code of its first requests while it serves them, and on a
  * 2-CPU machine its two compiler threads (C1 and C2) can hold both CPUs at once; the FUSE worker
@@ -39,21 +40,44 @@ public final class CompilerThreads implements AutoCloseable {
     private static final int MASK_WORDS = 16;
     private static final long MASK_BYTES = MASK_WORDS * Long.BYTES;
 
-    private final int freeCpu;
-    /** Each confined thread's CPUs before, to give back at close. */
-    private final Map<Integer, long[]> before;
+    /**
+     * The process's one confinement and the handles on it: the first {@link #confine} makes it, the
+     * last {@link #close} undoes it, so mounts in one JVM (tests, tools) may open and close in any order.
+     */
+    private static final Object LOCK = new Object();
+    private static Confinement current;
+    private static int holders;
 
-    private CompilerThreads(int freeCpu, Map<Integer, long[]> before) {
-        this.freeCpu = freeCpu;
-        this.before = before;
+    /** The CPU kept free, and each confined thread's CPUs before, to give back. */
+    private record Confinement(int freeCpu, Map<Integer, long[]> before) {}
+
+    private final Confinement confinement;
+    private boolean closed;
+
+    private CompilerThreads(Confinement confinement) {
+        this.confinement = confinement;
     }
 
     /**
-     * Keeps this process's compiler threads off the lowest CPU the calling thread may use; empty,
-     * changing nothing, when the caller may use only one CPU, when no compiler thread is found (a
-     * JVM other than HotSpot) or when the kernel refuses. Never throws: the mount works either way.
+     * Keeps this process's compiler threads off the lowest CPU the calling thread may use, or holds
+     * the confinement another caller made; empty, changing nothing, when the caller may use only one
+     * CPU, when no compiler thread is found (a JVM other than HotSpot) or when the kernel refuses.
+     * Never throws: the mount works either way.
      */
     public static Optional<CompilerThreads> confine() {
+        synchronized (LOCK) {
+            if (current == null) {
+                current = confineNow().orElse(null);
+            }
+            if (current == null) {
+                return Optional.empty();
+            }
+            holders++;
+            return Optional.of(new CompilerThreads(current));
+        }
+    }
+
+    private static Optional<Confinement> confineNow() {
         try {
             LibC libc = LibC.get();
             long[] mine = new long[MASK_WORDS];
@@ -68,17 +92,17 @@ public final class CompilerThreads implements AutoCloseable {
             int free = cpus.nextSetBit(0);
             Map<Integer, long[]> before = new LinkedHashMap<>();
             for (int tid : compilerThreads()) {
-                long[] current = new long[MASK_WORDS];
-                if (libc.sched_getaffinity(tid, MASK_BYTES, current) != 0) {
+                long[] threadCpus = new long[MASK_WORDS];
+                if (libc.sched_getaffinity(tid, MASK_BYTES, threadCpus) != 0) {
                     continue; // ended since it was listed
                 }
-                BitSet kept = BitSet.valueOf(current);
+                BitSet kept = BitSet.valueOf(threadCpus);
                 kept.clear(free);
                 if (kept.isEmpty()) {
                     continue; // a thread confined to that CPU by someone else: left as it is
                 }
                 if (libc.sched_setaffinity(tid, MASK_BYTES, words(kept)) == 0) {
-                    before.put(tid, current);
+                    before.put(tid, threadCpus);
                 } else {
                     log.debug("JIT compiler thread {} left unconfined (errno {})", tid, LibC.errno());
                 }
@@ -87,7 +111,7 @@ public final class CompilerThreads implements AutoCloseable {
                 return Optional.empty();
             }
             log.info("JIT compiler threads kept off CPU {} ({} threads)", free, before.size());
-            return Optional.of(new CompilerThreads(free, before));
+            return Optional.of(new Confinement(free, before));
         } catch (IOException | RuntimeException | LinkageError e) {
             log.debug("JIT compilers left unconfined", e);
             return Optional.empty();
@@ -96,19 +120,28 @@ public final class CompilerThreads implements AutoCloseable {
 
     /** The CPU the compiler threads are kept off. */
     public int freeCpu() {
-        return freeCpu;
+        return confinement.freeCpu();
     }
 
     /** The ids of the threads confined. */
     public List<Integer> threads() {
-        return List.copyOf(before.keySet());
+        return List.copyOf(confinement.before().keySet());
     }
 
-    /** Gives each confined thread that still runs its CPUs back. */
+    /** Lets go of the confinement; the last holder gives each confined thread that still runs its CPUs back. */
     @Override
     public void close() {
-        LibC libc = LibC.get();
-        before.forEach((tid, mask) -> libc.sched_setaffinity(tid, MASK_BYTES, mask));
+        synchronized (LOCK) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (--holders == 0) {
+                LibC libc = LibC.get();
+                current.before().forEach((tid, mask) -> libc.sched_setaffinity(tid, MASK_BYTES, mask));
+                current = null;
+            }
+        }
     }
 
     /** The ids of this process's compiler threads, read from {@code /proc/self/task/<tid>/comm}. */

@@ -40,6 +40,24 @@ class CompilerThreadsTest {
     }
 
     @Test
+    void theCompilersStayConfinedUntilTheLastHolderCloses() throws IOException {
+        BitSet mine = ThreadCpus.of("thread-self");
+        assumeTrue(mine.cardinality() >= 2, "needs 2 CPUs");
+        int free = mine.nextSetBit(0);
+        Map<Integer, BitSet> before = ThreadCpus.ofCompilers();
+
+        CompilerThreads first = CompilerThreads.confine().orElseThrow();
+        try (CompilerThreads second = CompilerThreads.confine().orElseThrow()) {
+            assertEquals(first.threads(), second.threads(), "one confinement, two holders");
+            first.close();
+            first.close(); // a second close of one holder lets nothing more go
+            ThreadCpus.ofCompilers().forEach((tid, cpus) ->
+                    assertFalse(cpus.get(free), "compiler thread " + tid + " on " + cpus + " while held"));
+        }
+        ThreadCpus.assertCompilersHave(before);
+    }
+
+    @Test
     void otherThreadsKeepTheirCpus() throws IOException {
         BitSet caller = ThreadCpus.of("thread-self");
         assumeTrue(caller.cardinality() >= 2, "needs 2 CPUs");
