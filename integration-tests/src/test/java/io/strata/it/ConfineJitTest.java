@@ -12,7 +12,6 @@ import java.util.BitSet;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * {@code confine_jit}: once a mount is up, this JVM's JIT compiler threads are kept off the lowest
@@ -26,8 +25,7 @@ class ConfineJitTest {
 
     @Test
     void aMountKeepsTheCompilersOffOneCpuUntilItIsClosed() throws IOException {
-        BitSet process = ThreadCpus.of("self");
-        assumeTrue(process.cardinality() >= 2, "needs 2 CPUs");
+        BitSet process = ThreadCpus.assumeTwoOrMore("self");
         int lowest = process.nextSetBit(0);
         Map<Integer, BitSet> before = ThreadCpus.ofCompilers();
 
@@ -42,7 +40,7 @@ class ConfineJitTest {
 
     @Test
     void confineJitFalseLeavesTheCompilersWhereTheyRun() throws IOException {
-        assumeTrue(ThreadCpus.of("self").cardinality() >= 2, "needs 2 CPUs");
+        ThreadCpus.assumeTwoOrMore("self");
         Map<Integer, BitSet> before = ThreadCpus.ofCompilers();
 
         try (MountedVolume volume = MountedVolume.under(base, "confine_jit=false").mount()) {

@@ -8,6 +8,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,7 +102,7 @@ public final class CompilerThreads implements AutoCloseable {
                 if (kept.isEmpty()) {
                     continue; // a thread confined to that CPU by someone else: left as it is
                 }
-                if (libc.sched_setaffinity(tid, MASK_BYTES, words(kept)) == 0) {
+                if (libc.sched_setaffinity(tid, MASK_BYTES, Arrays.copyOf(kept.toLongArray(), MASK_WORDS)) == 0) {
                     before.put(tid, threadCpus);
                 } else {
                     log.debug("JIT compiler thread {} left unconfined (errno {})", tid, LibC.errno());
@@ -161,12 +162,5 @@ public final class CompilerThreads implements AutoCloseable {
             }
         }
         return found;
-    }
-
-    private static long[] words(BitSet cpus) {
-        long[] words = new long[MASK_WORDS];
-        long[] set = cpus.toLongArray();
-        System.arraycopy(set, 0, words, 0, Math.min(set.length, MASK_WORDS));
-        return words;
     }
 }

@@ -14,7 +14,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * This JVM's own compiler threads, confined and given back; what each thread may use is read from
@@ -23,8 +22,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class CompilerThreadsTest {
     @Test
     void compilerThreadsAreKeptOffTheCallersLowestCpuUntilClosed() throws IOException {
-        BitSet mine = ThreadCpus.of("thread-self");
-        assumeTrue(mine.cardinality() >= 2, "needs 2 CPUs");
+        BitSet mine = ThreadCpus.assumeTwoOrMore("thread-self");
         Map<Integer, BitSet> before = ThreadCpus.ofCompilers();
 
         try (CompilerThreads confined = CompilerThreads.confine().orElseThrow()) {
@@ -41,8 +39,7 @@ class CompilerThreadsTest {
 
     @Test
     void theCompilersStayConfinedUntilTheLastHolderCloses() throws IOException {
-        BitSet mine = ThreadCpus.of("thread-self");
-        assumeTrue(mine.cardinality() >= 2, "needs 2 CPUs");
+        BitSet mine = ThreadCpus.assumeTwoOrMore("thread-self");
         int free = mine.nextSetBit(0);
         Map<Integer, BitSet> before = ThreadCpus.ofCompilers();
 
@@ -59,8 +56,7 @@ class CompilerThreadsTest {
 
     @Test
     void otherThreadsKeepTheirCpus() throws IOException {
-        BitSet caller = ThreadCpus.of("thread-self");
-        assumeTrue(caller.cardinality() >= 2, "needs 2 CPUs");
+        BitSet caller = ThreadCpus.assumeTwoOrMore("thread-self");
         BitSet process = ThreadCpus.of("self");
 
         try (CompilerThreads confined = CompilerThreads.confine().orElseThrow()) {
@@ -72,8 +68,7 @@ class CompilerThreadsTest {
 
     @Test
     void aCallerThatMayUseOneCpuConfinesNothing() throws Exception {
-        BitSet mine = ThreadCpus.of("thread-self");
-        assumeTrue(mine.cardinality() >= 2, "needs 2 CPUs to leave one");
+        BitSet mine = ThreadCpus.assumeTwoOrMore("thread-self");
         Map<Integer, BitSet> before = ThreadCpus.ofCompilers();
         BitSet one = new BitSet();
         one.set(mine.nextSetBit(0));

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The CPUs this JVM's threads may use, as the kernel tells them ({@code Cpus_allowed_list} in
@@ -31,6 +32,13 @@ public final class ThreadCpus {
             }
         }
         throw new IOException("no Cpus_allowed_list in /proc/" + task + "/status");
+    }
+
+    /** The CPUs of {@code task}, as {@link #of}; the test is skipped where there are fewer than 2. */
+    public static BitSet assumeTwoOrMore(String task) throws IOException {
+        BitSet cpus = of(task);
+        assumeTrue(cpus.cardinality() >= 2, "needs 2 CPUs, /proc/" + task + " may use " + cpus);
+        return cpus;
     }
 
     /** Each HotSpot compiler thread's CPUs, by thread id. */
