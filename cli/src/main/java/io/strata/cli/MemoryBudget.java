@@ -5,9 +5,11 @@ import io.strata.core.cache.CacheOptions;
 import io.strata.core.conf.DataSize;
 import io.strata.core.conf.Options;
 import io.strata.core.readahead.ReadaheadOptions;
+import io.strata.core.ufs.s3.S3Options;
 import io.strata.fuse.FuseOptions;
 
 import java.lang.management.ManagementFactory;
+import java.net.URI;
 
 /**
  * What a mount's daemon may hold in memory: the JVM's two limits and the parts of the volume's
@@ -18,17 +20,23 @@ import java.lang.management.ManagementFactory;
  * @param directMax the JVM's -XX:MaxDirectMemorySize (the heap's size when not set)
  * @param memoryTier the page store's memory tier (direct)
  * @param fuseBuffers the FUSE workers' buffers (direct): one per worker, for a request and then its reply
- * @param readahead the readahead's buffer budget (heap)
+ * @param readahead the readahead's buffer budget (heap, for parts not kept in the S3 client's pool)
+ * @param s3Pool the CRT-based S3 client's buffer pool (direct), where readahead parts are kept
+ *     whole; 0 for a directory or {@code s3.client=netty}
  */
-record MemoryBudget(long heapMax, long directMax, long memoryTier, long fuseBuffers, long readahead) {
+record MemoryBudget(long heapMax, long directMax, long memoryTier, long fuseBuffers, long readahead, long s3Pool) {
     /** Direct memory kept for the S3 client's (Netty's) buffers. */
     static final long CLIENT_DIRECT = 32L << 20;
 
-    static MemoryBudget of(Options options) {
+    /** The budget of a mount of {@code source} with {@code options}, in this JVM. */
+    static MemoryBudget of(URI source, Options options) {
         long fuse = FuseOptions.KERNEL.equals(options.get(FuseOptions.TRANSPORT))
                 ? FuseOptions.workers(options) * FuseOptions.workerBufferBytes(options) : 0;
+        long pool = "s3".equalsIgnoreCase(source.getScheme()) && options.get(S3Options.CLIENT) == S3Options.Client.CRT
+                ? S3Options.crtBufferPoolBytes(options) : 0;
         return new MemoryBudget(Runtime.getRuntime().maxMemory(), maxDirectMemory(),
-                options.get(CacheOptions.MEMORY_SIZE).bytes(), fuse, options.get(ReadaheadOptions.BUFFER_SIZE).bytes());
+                options.get(CacheOptions.MEMORY_SIZE).bytes(), fuse, options.get(ReadaheadOptions.BUFFER_SIZE).bytes(),
+                pool);
     }
 
     private static long maxDirectMemory() {
@@ -40,16 +48,17 @@ record MemoryBudget(long heapMax, long directMax, long memoryTier, long fuseBuff
 
     /** The direct memory the options ask for. */
     long directNeeded() {
-        return memoryTier + fuseBuffers + CLIENT_DIRECT;
+        return memoryTier + fuseBuffers + s3Pool + CLIENT_DIRECT;
     }
 
     /** Null if the options fit the JVM's limits, else what is wrong and what to do. */
     String problem() {
         if (directNeeded() > directMax) {
-            return String.format("local_cache_memory_size=%s and the FUSE buffers (%s) need %s of direct memory,"
-                    + " more than this JVM's direct memory limit (-XX:MaxDirectMemorySize) of %s; lower local_cache_memory_size, or raise the"
+            return String.format("local_cache_memory_size=%s, the FUSE buffers (%s) and the S3 client's pool (%s, from"
+                    + " buffer_size) need %s of direct memory, more than this JVM's direct memory limit"
+                    + " (-XX:MaxDirectMemorySize) of %s; lower local_cache_memory_size or buffer_size, or raise the"
                     + " limit: STRATA_JAVA_OPTS=\"-XX:MaxDirectMemorySize=%s\"", size(memoryTier), size(fuseBuffers),
-                    size(directNeeded()), size(directMax), jvmSize(directNeeded()));
+                    size(s3Pool), size(directNeeded()), size(directMax), jvmSize(directNeeded()));
         }
         if (readahead > heapMax / 2) {
             return String.format("buffer_size=%s (readahead buffers, on the heap) is more than half of this JVM's"
@@ -62,8 +71,9 @@ record MemoryBudget(long heapMax, long directMax, long memoryTier, long fuseBuff
     /** One line for the mount's log: the bounds and what fills them. */
     String describe() {
         return String.format("memory: heap up to %s (readahead buffers %s), direct up to %s (memory tier %s, FUSE"
-                        + " buffers %s); the process stays under %s plus the JVM's own (code, metaspace, threads)",
-                size(heapMax), size(readahead), size(directMax), size(memoryTier), size(fuseBuffers),
+                        + " buffers %s, S3 client's pool %s); the process stays under %s plus the JVM's own (code,"
+                        + " metaspace, threads)",
+                size(heapMax), size(readahead), size(directMax), size(memoryTier), size(fuseBuffers), size(s3Pool),
                 size(heapMax + directMax));
     }
 

@@ -222,7 +222,7 @@ final class MountCommand extends StrataSubcommand {
 
     /** Mounts in this process and serves until unmounted (by strata umount, fusermount -u or a signal). */
     private int serve(Source source, Path target, Options options) {
-        MemoryBudget memory = MemoryBudget.of(options);
+        MemoryBudget memory = MemoryBudget.of(source.uri(), options);
         String problem = memory.problem();
         if (problem != null) {
             throw CliException.badInput(FAILED_PREFIX + problem);

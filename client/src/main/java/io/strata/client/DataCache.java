@@ -1,5 +1,6 @@
 package io.strata.client;
 
+import io.strata.core.buffer.LentBytes;
 import io.strata.core.cache.PageCache;
 import io.strata.core.cache.PageId;
 import io.strata.core.cache.PageRegions;
@@ -76,7 +77,7 @@ final class DataCache implements AutoCloseable {
             }
 
             @Override
-            public ByteBuffer readRange(long offset, int length) throws IOException {
+            public LentBytes readRange(long offset, int length) throws IOException {
                 return file.readRange(offset, length);
             }
 

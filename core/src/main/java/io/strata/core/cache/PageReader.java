@@ -1,5 +1,7 @@
 package io.strata.core.cache;
 
+import io.strata.core.buffer.LentBytes;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -27,6 +29,11 @@ import static java.util.Objects.requireNonNull;
  * likewise join the one fetch. When the fill pool's queue is full the reader stores its page
  * itself (counted), so a cold read is cached whole however far the fills fell behind; pages
  * offered in the background (written data) are dropped instead (counted).
+ *
+ * <p>A fetched page may be memory the S3 client lends ({@link LentBytes}): the reader holds it
+ * while it copies, then hands it to the fill, which lets go once the page is stored and out of the
+ * in-flight table. A reader that joins a fetch takes a hold of its own before copying, and reads
+ * the store instead when every holder has let go already (the page is stored, or was dropped).
  */
 final class PageReader {
     /** How much of a short page's rest is asked for before a whole page is allocated for it. */
@@ -36,7 +43,7 @@ final class PageReader {
     private final Executor fills;
     private final CacheMetrics.Tier ufs;
     private final CacheMetrics.Tier all;
-    private final ConcurrentMap<PageId, CompletableFuture<ByteBuffer>> inFlight = new ConcurrentHashMap<>();
+    private final ConcurrentMap<PageId, CompletableFuture<LentBytes>> inFlight = new ConcurrentHashMap<>();
 
     PageReader(PageStore store, int pageSize, Executor fills, CacheMetrics metrics) {
         this.store = requireNonNull(store, "store is null");
@@ -170,24 +177,24 @@ final class PageReader {
             throws IOException {
         while (true) {
             if (!store.accepting()) {
-                CompletableFuture<ByteBuffer> running = inFlight.get(id);
-                ByteBuffer page = running == null ? null : await(running);
-                return page != null ? copy(page, pageOffset, dst) : readAround(source, id, pageOffset, dst);
+                CompletableFuture<LentBytes> running = inFlight.get(id);
+                int n = running == null ? -1 : copyShared(await(running), pageOffset, dst);
+                return n >= 0 ? n : readAround(source, id, pageOffset, dst);
             }
-            CompletableFuture<ByteBuffer> mine = new CompletableFuture<>();
-            CompletableFuture<ByteBuffer> running = inFlight.putIfAbsent(id, mine);
+            CompletableFuture<LentBytes> mine = new CompletableFuture<>();
+            CompletableFuture<LentBytes> running = inFlight.putIfAbsent(id, mine);
             if (running != null) {
                 ufs.sharedFetches.increment();
-                ByteBuffer page = await(running);
-                if (page != null) {
-                    return copy(page, pageOffset, dst);
+                int n = copyShared(await(running), pageOffset, dst);
+                if (n >= 0) {
+                    return n;
                 }
             } else if (store.length(id) >= 0) {
                 // Stored between our miss and now (a fill that just finished): no fetch after all.
                 inFlight.remove(id, mine);
                 mine.complete(null);
             } else {
-                ByteBuffer page;
+                LentBytes page;
                 try {
                     page = fetch(source, id);
                 } catch (IOException | RuntimeException e) {
@@ -196,8 +203,12 @@ final class PageReader {
                     throw e;
                 }
                 mine.complete(page);
-                int n = copy(page, pageOffset, dst);
-                fillOrStore(id, page, reread, () -> inFlight.remove(id, mine));
+                int n;
+                try {
+                    n = copy(page.bytes(), pageOffset, dst);
+                } finally {
+                    fillOrStore(id, page, reread, () -> inFlight.remove(id, mine)); // the fill holds the page now
+                }
                 return n;
             }
             int n = store.read(id, pageOffset, dst, reread); // in the store now (or was, and is missed again)
@@ -216,6 +227,20 @@ final class PageReader {
         return n;
     }
 
+    /**
+     * Copies from a page another reader fetched, under a hold of our own; -1 when there is none
+     * (the fetch found the page stored) or its holders have all let go (it is stored by now, or
+     * was dropped): read the store.
+     */
+    private static int copyShared(LentBytes page, int pageOffset, ByteBuffer dst) {
+        if (page == null) {
+            return -1;
+        }
+        try (LentBytes held = page.share()) {
+            return held == null ? -1 : copy(held.bytes(), pageOffset, dst);
+        }
+    }
+
     /** The store takes no pages now: reads just the requested bytes, as if there were no cache. */
     private int readAround(PageSource source, PageId id, int pageOffset, ByteBuffer dst) throws IOException {
         int start = dst.position();
@@ -231,15 +256,23 @@ final class PageReader {
     }
 
     /**
-     * The whole page from the source: as the source hands it over when that is all of it (a view of
-     * the readahead's buffer, no copy), else completed into a page of its own.
+     * The whole page from the source, held by the caller: as the source hands it over when that is
+     * all of it (a view of the readahead's buffer, no copy), else completed into a page of its own.
      */
-    private ByteBuffer fetch(PageSource source, PageId id) throws IOException {
+    private LentBytes fetch(PageSource source, PageId id) throws IOException {
         long offset = id.offset();
-        ByteBuffer first = source.readRange(offset, pageSize);
-        ByteBuffer page = first;
+        LentBytes first = source.readRange(offset, pageSize);
+        LentBytes page = first;
         if (first.hasRemaining() && first.remaining() < pageSize) {
-            page = completed(source, offset, first);
+            try {
+                page = completed(source, offset, first);
+            } catch (IOException | RuntimeException | Error e) {
+                first.close();
+                throw e;
+            }
+            if (page != first) {
+                first.close();
+            }
         }
         ufs.fetches.increment();
         ufs.bytesFetched.increment(page.remaining());
@@ -250,20 +283,21 @@ final class PageReader {
      * A page the source handed over short: most often the file ends there (a small file is one
      * short page), else the source gave less than asked. The rest is asked for before a page of
      * its own is allocated: a page-sized buffer, zeroed, for each small file read was a fifth of
-     * the FUSE threads' CPU in cold reads of 128 KiB files.
+     * the FUSE threads' CPU in cold reads of 128 KiB files. Returns {@code first} itself at the end
+     * of the file, else a new page (the caller still holds {@code first}).
      */
-    private ByteBuffer completed(PageSource source, long offset, ByteBuffer first) throws IOException {
+    private LentBytes completed(PageSource source, long offset, LentBytes first) throws IOException {
         ByteBuffer probe = ByteBuffer.allocate(Math.min(PROBE_BYTES, pageSize - first.remaining()));
         if (source.read(probe, offset + first.remaining()) <= 0) {
             return first; // end of file (0: a source that makes no progress ends the page too)
         }
-        ByteBuffer whole = ByteBuffer.allocate(pageSize).put(first).put(probe.flip());
+        ByteBuffer whole = ByteBuffer.allocate(pageSize).put(first.bytes()).put(probe.flip());
         while (whole.hasRemaining()) {
             if (source.read(whole, offset + whole.position()) <= 0) {
                 break;
             }
         }
-        return whole.flip().asReadOnlyBuffer();
+        return LentBytes.owned(whole.flip());
     }
 
     /**
@@ -275,11 +309,11 @@ final class PageReader {
         if (store.length(id) >= 0) {
             return true;
         }
-        CompletableFuture<ByteBuffer> mine = new CompletableFuture<>();
+        CompletableFuture<LentBytes> mine = new CompletableFuture<>();
         if (inFlight.putIfAbsent(id, mine) != null) {
             return true; // a reader is fetching it and will store it
         }
-        ByteBuffer page;
+        LentBytes page;
         try {
             page = fetch(source, id);
         } catch (IOException | RuntimeException e) {
@@ -289,13 +323,14 @@ final class PageReader {
         }
         mine.complete(page);
         try {
-            if (!page.hasRemaining() || store.put(id, page.duplicate())) {
+            if (!page.hasRemaining() || store.put(id, page.bytes())) {
                 return true;
             }
             all.fillsDropped.increment();
             return false;
         } finally {
             inFlight.remove(id, mine);
+            page.close();
         }
     }
 
@@ -305,18 +340,21 @@ final class PageReader {
      * cores (fills fall behind while the JIT compiles), so the next read fetched it again; storing it
      * here slows the reader as much as the fill costs, as the pool's backlog drains.
      */
-    private void fillOrStore(PageId id, ByteBuffer page, Reread reread, Runnable done) {
-        if (!page.hasRemaining()) {
-            done.run();
-            return;
-        }
+    private void fillOrStore(PageId id, LentBytes page, Reread reread, Runnable done) {
         Runnable store = () -> {
             try {
-                this.store.put(id, page.duplicate(), reread);
+                if (page.hasRemaining()) {
+                    this.store.put(id, page.bytes(), reread);
+                }
             } finally {
                 done.run();
+                page.close(); // after done: a reader that finds the page in flight still gets a hold, or reads the store
             }
         };
+        if (!page.hasRemaining()) {
+            store.run();
+            return;
+        }
         try {
             fills.execute(store);
         } catch (RejectedExecutionException full) {
@@ -345,7 +383,7 @@ final class PageReader {
         }
     }
 
-    private static ByteBuffer await(CompletableFuture<ByteBuffer> fetch) throws IOException {
+    private static LentBytes await(CompletableFuture<LentBytes> fetch) throws IOException {
         try {
             return fetch.join();
         } catch (CompletionException e) {

@@ -1,5 +1,7 @@
 package io.strata.core.cache;
 
+import io.strata.core.buffer.LentBytes;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 
@@ -10,16 +12,16 @@ public interface PageSource {
     int read(ByteBuffer dst, long offset) throws IOException;
 
     /**
-     * Up to {@code length} bytes at {@code offset} in a read-only buffer the cache may keep (the
+     * Up to {@code length} bytes at {@code offset}, held by the cache until it closes them (the
      * page it stores); empty at the end of the file. The default copies them; a source holding
-     * them already (see {@code UfsFile#readRange}) may return a view, possibly shorter than asked.
+     * them already (see {@code UfsFile#readRange}) may lend a view, possibly shorter than asked.
      */
-    default ByteBuffer readRange(long offset, int length) throws IOException {
+    default LentBytes readRange(long offset, int length) throws IOException {
         ByteBuffer buffer = ByteBuffer.allocate(length);
         while (buffer.hasRemaining() && read(buffer, offset + buffer.position()) > 0) {
             // until the buffer is full or the file ends
         }
-        return buffer.flip().asReadOnlyBuffer();
+        return LentBytes.owned(buffer.flip());
     }
 
     /** A hint that {@code [offset, offset + length)} will be read soon, in order; see {@code UfsFile#willNeed}. */

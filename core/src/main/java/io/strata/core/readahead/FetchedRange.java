@@ -1,6 +1,10 @@
 package io.strata.core.readahead;
 
+import io.strata.core.buffer.LentBytes;
+import io.strata.core.buffer.SharedMemory;
+
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The bytes of one ranged read, {@code [start, start + length())} of an object, held in blocks
@@ -9,8 +13,10 @@ import java.nio.ByteBuffer;
  * the page cache makes for each page it fills, lies in exactly one buffer and can be handed out
  * as a view ({@link #view}) instead of being copied into a page of its own; and a part received in
  * chunks is never one large array (an 8 MiB part is eight 1 MiB blocks, not a humongous
- * allocation). A body the S3 client hands over whole, in an array it made anyway, is kept as it is
- * ({@link #adopt}): its blocks are views of that array.
+ * allocation). A body the S3 client hands over whole is kept as it is ({@link #adopt}): its blocks
+ * are views of that memory, an array the client made anyway or a buffer it lends from its own pool.
+ * Lent memory goes back when the range is {@link #release}d and every view handed out of it
+ * ({@link #view}) is closed.
  *
  * <p>Filled by one receiver ({@link #put}, in order, from one thread at a time), then published
  * by completing the fetch's future, after which it is only read: reads need no lock.
@@ -21,6 +27,9 @@ public final class FetchedRange {
     private final int blockSize;
     private final ByteBuffer[] blocks;
     private int length;
+    /** The lent memory the blocks are views of, or null: they are the range's own. */
+    private SharedMemory lent;
+    private final AtomicBoolean released = new AtomicBoolean();
 
     private FetchedRange(long start, int capacity, int blockSize) {
         if (start < 0 || capacity < 0 || blockSize <= 0) {
@@ -79,6 +88,25 @@ public final class FetchedRange {
         if (length != 0 || whole.remaining() != capacity) {
             return false;
         }
+        adoptBlocks(whole);
+        return true;
+    }
+
+    /**
+     * As {@link #adopt(ByteBuffer)}, for memory lent until {@code lease} is closed: the range holds
+     * it until {@link #release}, each view until it is closed, and the last to let go closes the
+     * lease. On false the lease stays the caller's.
+     */
+    public boolean adopt(ByteBuffer whole, AutoCloseable lease) {
+        if (length != 0 || whole.remaining() != capacity) {
+            return false;
+        }
+        lent = SharedMemory.lentBy(lease);
+        adoptBlocks(whole);
+        return true;
+    }
+
+    private void adoptBlocks(ByteBuffer whole) {
         int base = whole.position();
         for (long position = start; position < start + capacity; ) {
             long blockEnd = Math.min(start + capacity, (blockIndex(position) + 1) * blockSize);
@@ -88,7 +116,21 @@ public final class FetchedRange {
         }
         length = capacity;
         whole.position(whole.limit());
-        return true;
+    }
+
+    /**
+     * Lets go of the range's bytes: lent memory goes back to its owner once the views handed out
+     * are closed too. The range must not be read afterwards. Once; later calls do nothing.
+     */
+    public void release() {
+        if (released.compareAndSet(false, true) && lent != null) {
+            lent.release();
+        }
+    }
+
+    /** Whether the bytes are memory lent by the S3 client rather than the range's own. */
+    public boolean lent() {
+        return lent != null;
     }
 
     /** Bytes received. */
@@ -130,16 +172,24 @@ public final class FetchedRange {
 
     /**
      * The {@code count} bytes at file offset {@code position} as a read-only view sharing this
-     * range's memory, or null when they are not all in one block (the caller copies instead).
+     * range's memory, held until closed; null when they are not all in one block (the caller copies
+     * instead). Only while the range is not yet released.
      */
-    public ByteBuffer view(long position, int count) {
+    public LentBytes view(long position, int count) {
         if (position < start || count <= 0 || position + count > start + length
                 || blockIndex(position) != blockIndex(position + count - 1)) {
             return null;
         }
         int from = (int) (position - blockStart(position));
-        return blocks[slot(position)].duplicate().limit(from + count).position(from)
-                .slice().asReadOnlyBuffer();
+        ByteBuffer view = blocks[slot(position)].duplicate().limit(from + count).position(from).slice();
+        if (lent == null) {
+            return LentBytes.owned(view);
+        }
+        LentBytes shared = LentBytes.viewOf(lent, view);
+        if (shared == null) {
+            throw new IllegalStateException(this + " was viewed after its memory was given back");
+        }
+        return shared;
     }
 
     private long blockIndex(long position) {

@@ -81,20 +81,18 @@ final class Part {
     }
 
     /**
-     * Gives the reservation back once the part is dropped and unpinned (cancelling a fetch still
-     * running, whose bytes nobody will read); at most once.
+     * Gives the reservation and the bytes back once the part is dropped and unpinned (cancelling a
+     * fetch still running, whose bytes nobody will read: its fetcher lets go of them); at most once.
      */
     void releaseIfUnused() {
-        if (!dropped || pins > 0) {
+        if (!dropped || pins > 0 || !released.compareAndSet(false, true)) {
             return;
         }
         CompletableFuture<FetchedRange> fetch = data;
-        if (fetch != null && !fetch.isDone()) {
-            fetch.cancel(true);
+        if (fetch != null && !fetch.cancel(true) && !fetch.isCompletedExceptionally()) {
+            fetch.join().release(); // done before the cancel: the bytes are the part's
         }
-        if (released.compareAndSet(false, true)) {
-            budget.release(length());
-        }
+        budget.release(length());
     }
 
     static IOException asIOException(Throwable failure) {

@@ -1,5 +1,7 @@
 package io.strata.core.readahead;
 
+import io.strata.core.buffer.LentBytes;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -94,28 +96,28 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
     }
 
     /**
-     * Reads up to {@code length} bytes at {@code offset} into a read-only buffer the caller may
-     * keep: fewer only at the end of the object or when {@code length} exceeds the whole buffer
-     * budget; empty at the end of the object. When the bytes lie in one block of one fetched part
-     * (a block-aligned read of at most a block, as each page the page cache fills), the buffer is a
-     * view of the part's memory, not a copy: that block then outlives the part's reservation for
-     * as long as the caller holds the view.
+     * Reads up to {@code length} bytes at {@code offset}, held by the caller until it closes them:
+     * fewer only at the end of the object or when {@code length} exceeds the whole buffer budget;
+     * empty at the end of the object. When the bytes lie in one block of one fetched part (a
+     * block-aligned read of at most a block, as each page the page cache fills), they are a view of
+     * the part's memory, not a copy: that block then outlives the part's reservation until the
+     * caller closes them (memory the S3 client lent goes back to it only then).
      */
-    public ByteBuffer readRange(long offset, int length) throws IOException {
+    public LentBytes readRange(long offset, int length) throws IOException {
         if (offset < 0 || length < 0) {
             throw new IllegalArgumentException("bad range " + offset + "+" + length);
         }
         if (offset >= size || length == 0) {
-            return ByteBuffer.allocate(0).asReadOnlyBuffer();
+            return LentBytes.empty();
         }
         Pinned pinned = pin(offset, Math.min(size, offset + length));
-        ByteBuffer view = view(pinned, offset);
+        LentBytes view = view(pinned, offset);
         if (view != null) {
             return view;
         }
         ByteBuffer copy = ByteBuffer.allocate((int) (pinned.end() - offset));
         copy(pinned, copy, offset);
-        return copy.flip().asReadOnlyBuffer();
+        return LentBytes.owned(copy.flip());
     }
 
     /**
@@ -441,11 +443,11 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
      * A view of the pinned bytes when one part holds them all in one block, unpinning it; else
      * null, with the parts still pinned for {@link #copy}.
      */
-    private ByteBuffer view(Pinned pinned, long offset) throws IOException {
+    private LentBytes view(Pinned pinned, long offset) throws IOException {
         if (pinned.parts().size() != 1) {
             return null;
         }
-        ByteBuffer view;
+        LentBytes view;
         try {
             view = pinned.parts().get(0).await().view(offset, (int) (pinned.end() - offset));
         } catch (IOException | RuntimeException | Error e) {

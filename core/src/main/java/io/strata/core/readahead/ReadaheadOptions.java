@@ -35,7 +35,8 @@ public final class ReadaheadOptions implements OptionGroup {
     public static final Option<DataSize> BUFFER_SIZE = Option.builder("buffer_size", OptionType.SIZE)
             .defaultValue(DataSize.ofMiB(128))
             .doc("Memory for readahead buffers across the volume's files: bytes being fetched plus fetched bytes"
-                    + " not read yet (on the heap: keep it under half of -Xmx). Readahead beyond it waits or"
+                    + " not read yet (on the heap: keep it under half of -Xmx; with s3.client=crt whole parts are"
+                    + " kept in the S3 client's direct buffer pool, sized from this). Readahead beyond it waits or"
                     + " shrinks; reads never exceed it.")
             .check(s -> s.bytes() >= (64 << 10), "at least 64KiB")
             .build();

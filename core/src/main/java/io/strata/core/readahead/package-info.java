@@ -66,7 +66,11 @@
  * A part's bytes are a {@link io.strata.core.readahead.FetchedRange}: blocks on the file's 1 MiB
  * grid, so a page-aligned page is one buffer (a view, not a copy, for the page cache) and no part
  * is one large array. A view keeps its block alive after the part is gone, outside the budget: the
- * page cache holds views only until their pages are stored (at most its fill queue's worth).
+ * page cache holds views only until their pages are stored (at most its fill queue's worth). A part
+ * the S3 client received whole into its buffer pool keeps that lent memory ({@code
+ * io.strata.core.buffer}): the part holds it until released, each view until closed, and the last
+ * of them gives it back to the pool. A part's fetch cancelled after its bytes arrived releases
+ * them there, so lent memory never waits for the collector.
  * A {@code Part} holds its bytes' reservation from before its GET starts until it is dropped and
  * unpinned, so the budget bounds bytes in flight and buffered together ({@code buffer_size},
  * 128 MiB by default, per volume). Parts are dropped when read through, when their session has

@@ -1,5 +1,7 @@
 package io.strata.core.ufs;
 
+import io.strata.core.buffer.LentBytes;
+
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -17,18 +19,17 @@ public interface UfsFile extends Closeable {
     int read(ByteBuffer dst, long offset) throws IOException;
 
     /**
-     * Reads up to {@code length} bytes at {@code offset} into a read-only buffer the caller may
-     * keep; empty at the end of the file. The default copies them into a new buffer, as many as
-     * there are; a file that already holds the bytes in memory (the S3 readahead) may hand out a
-     * view of them instead, which can be shorter than asked: callers that need them all ask again
-     * for the rest.
+     * Reads up to {@code length} bytes at {@code offset}, held by the caller until it closes them;
+     * empty at the end of the file. The default copies them into a new buffer, as many as there
+     * are; a file that already holds the bytes in memory (the S3 readahead) may lend a view of them
+     * instead, which can be shorter than asked: callers that need them all ask again for the rest.
      */
-    default ByteBuffer readRange(long offset, int length) throws IOException {
+    default LentBytes readRange(long offset, int length) throws IOException {
         ByteBuffer buffer = ByteBuffer.allocate(length);
         while (buffer.hasRemaining() && read(buffer, offset + buffer.position()) > 0) {
             // until the buffer is full or the file ends
         }
-        return buffer.flip().asReadOnlyBuffer();
+        return LentBytes.owned(buffer.flip());
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.strata.core.cache;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.strata.core.buffer.LentBytes;
+import io.strata.core.buffer.SharedMemory;
 import io.strata.core.cache.evict.EvictionPolicies;
 import org.junit.jupiter.api.Test;
 
@@ -255,10 +257,10 @@ class PageReaderTest {
             }
 
             @Override
-            public ByteBuffer readRange(long offset, int length) throws IOException {
+            public LentBytes readRange(long offset, int length) throws IOException {
                 ByteBuffer half = ByteBuffer.allocate(length / 2); // as a view ending at a block boundary would be
                 source.read(half, offset);
-                return half.flip().asReadOnlyBuffer();
+                return LentBytes.owned(half.flip());
             }
         };
         ByteBuffer dst = ByteBuffer.allocate(PAGE);
@@ -321,5 +323,84 @@ class PageReaderTest {
         assertEquals("storage down", e.getMessage());
         assertEquals(0, reader.inFlight());
         assertEquals(0, pendingFills.size());
+    }
+
+    /** A source lending each page as a view of memory that records when it went back. */
+    class LendingSource implements PageSource {
+        final List<SharedMemory> lent = new ArrayList<>();
+        final AtomicInteger givenBack = new AtomicInteger();
+
+        @Override
+        public int read(ByteBuffer dst, long offset) throws IOException {
+            return source.read(dst, offset);
+        }
+
+        @Override
+        public LentBytes readRange(long offset, int length) throws IOException {
+            ByteBuffer page = ByteBuffer.allocateDirect(length);
+            source.read(page, offset);
+            SharedMemory memory = SharedMemory.lentBy(givenBack::incrementAndGet);
+            lent.add(memory);
+            LentBytes view = LentBytes.viewOf(memory, page.flip());
+            memory.release(); // as a readahead part read through lets go of its bytes
+            return view;
+        }
+    }
+
+    @Test
+    void aLentPageGoesBackOnceStoredAndOutOfFlight() throws IOException {
+        LendingSource lending = new LendingSource();
+        ByteBuffer dst = ByteBuffer.allocate(100);
+        assertEquals(100, reader.read(lending, "f", "v1", dst, PAGE + 10));
+        assertArrayEquals(expected(PAGE + 10, 100), dst.array());
+        assertEquals(0, lending.givenBack.get(), "the fill holds it");
+
+        runFills();
+
+        assertEquals(1, lending.givenBack.get());
+        assertEquals(0, reader.inFlight());
+        assertArrayEquals(expected(PAGE, PAGE), read(PAGE, PAGE), "stored before it went back");
+    }
+
+    @Test
+    void aReaderJoiningALentFetchCopiesUnderAHoldOfItsOwn() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        LendingSource lending = new LendingSource() {
+            @Override
+            public LentBytes readRange(long offset, int length) throws IOException {
+                try {
+                    assertTrue(release.await(10, TimeUnit.SECONDS));
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+                return super.readRange(offset, length);
+            }
+        };
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<byte[]> first = pool.submit(() -> readFrom(lending, 0, 100));
+            while (reader.inFlight() == 0) {
+                Thread.onSpinWait();
+            }
+            Future<byte[]> second = pool.submit(() -> readFrom(lending, 200, 100));
+            while (count("strata.cache.fetches.shared", "ufs") == 0) {
+                Thread.onSpinWait();
+            }
+            release.countDown();
+            assertArrayEquals(expected(0, 100), first.get(10, TimeUnit.SECONDS));
+            assertArrayEquals(expected(200, 100), second.get(10, TimeUnit.SECONDS));
+            assertEquals(0, lending.givenBack.get(), "the fill still holds it");
+            runFills();
+            assertEquals(1, lending.givenBack.get(), "given back once, when the fill let go");
+            assertEquals(1, lending.lent.size(), "fetched once");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private byte[] readFrom(PageSource from, long offset, int length) throws IOException {
+        ByteBuffer dst = ByteBuffer.allocate(length);
+        reader.read(from, "f", "v1", dst, offset);
+        return Arrays.copyOf(dst.array(), dst.position());
     }
 }

@@ -28,6 +28,10 @@ final class FakeObject implements RangeFetcher {
     private final AtomicLong peakInFlight = new AtomicLong();
     private final AtomicInteger failuresLeft = new AtomicInteger();
     private volatile boolean hold;
+    private volatile boolean lend;
+    /** Ranges completed in lent memory, and how many of them went back. */
+    final AtomicInteger lent = new AtomicInteger();
+    final AtomicInteger givenBack = new AtomicInteger();
     private volatile Executor executor;
 
     FakeObject(int size, long seed) {
@@ -47,10 +51,25 @@ final class FakeObject implements RangeFetcher {
         return this;
     }
 
+    /** Requests from now on complete in lent direct memory, as the S3 client's pool lends it. */
+    FakeObject lend() {
+        lend = true;
+        return this;
+    }
+
     /** The next {@code count} requests fail with an IOException. */
     FakeObject failNext(int count) {
         failuresLeft.set(count);
         return this;
+    }
+
+    private FetchedRange lentRange(long offset, int n, int blockSize) {
+        FetchedRange range = FetchedRange.allocate(offset, n, blockSize);
+        if (!range.adopt(ByteBuffer.allocateDirect(n).put(data, (int) offset, n).flip(), givenBack::incrementAndGet)) {
+            throw new AssertionError("a new range declined its bytes");
+        }
+        lent.incrementAndGet();
+        return range;
     }
 
     @Override
@@ -71,7 +90,11 @@ final class FakeObject implements RangeFetcher {
                 future.completeExceptionally(new IOException("injected failure at " + offset));
             } else {
                 int n = (int) Math.min(length, data.length - offset);
-                future.complete(FetchedRange.copyOf(offset, ByteBuffer.wrap(data, (int) offset, n), blockSize));
+                FetchedRange range = lend ? lentRange(offset, n, blockSize)
+                        : FetchedRange.copyOf(offset, ByteBuffer.wrap(data, (int) offset, n), blockSize);
+                if (!future.complete(range)) {
+                    range.release(); // cancelled meanwhile, as a fetcher must
+                }
             }
         };
         // A cancelled request is no longer in flight either.

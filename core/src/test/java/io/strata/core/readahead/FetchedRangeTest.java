@@ -1,10 +1,12 @@
 package io.strata.core.readahead;
 
+import io.strata.core.buffer.LentBytes;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -67,7 +69,7 @@ class FetchedRangeTest {
             assertArrayEquals(Arrays.copyOfRange(data, from, Math.min(data.length, from + 260)),
                     copy(range, 250 + from, Long.MAX_VALUE, 260), "offset " + from);
         }
-        ByteBuffer view = range.view(300, 100); // the block [300, 400)
+        ByteBuffer view = range.view(300, 100).bytes(); // the block [300, 400)
         body[5 + 50] ^= 1;
         assertEquals((byte) (data[50] ^ 1), view.get(0), "a view of the adopted memory, not a copy");
         assertFalse(range.put(ByteBuffer.allocate(1)), "full");
@@ -113,13 +115,13 @@ class FetchedRangeTest {
     void aViewWithinOneBlockHasTheBytesAndCannotChangeThem() {
         byte[] data = bytes(400, 5);
         FetchedRange range = filled(200, data, 64);
-        ByteBuffer view = range.view(300, BLOCK);
+        ByteBuffer view = range.view(300, BLOCK).bytes();
         byte[] seen = new byte[view.remaining()];
         view.duplicate().get(seen);
         assertArrayEquals(Arrays.copyOfRange(data, 100, 200), seen);
         assertTrue(view.isReadOnly());
         assertEquals(0, view.position());
-        ByteBuffer inner = range.view(310, 20);
+        ByteBuffer inner = range.view(310, 20).bytes();
         byte[] part = new byte[20];
         inner.get(part);
         assertArrayEquals(Arrays.copyOfRange(data, 110, 130), part);
@@ -148,5 +150,40 @@ class FetchedRangeTest {
         assertTrue(range.full());
         assertEquals(0, copy(range, 1234, 2000, 10).length);
         assertNull(range.view(1234, 1));
+    }
+
+    @Test
+    void lentMemoryGoesBackOnceTheRangeAndEveryViewLetGo() {
+        AtomicInteger givenBack = new AtomicInteger();
+        FetchedRange range = FetchedRange.allocate(0, 300, BLOCK);
+        assertTrue(range.adopt(ByteBuffer.allocateDirect(300), givenBack::incrementAndGet));
+        assertTrue(range.lent());
+        LentBytes first = range.view(0, BLOCK);
+        LentBytes second = range.view(100, BLOCK);
+
+        range.release();
+        range.release();
+        first.close();
+        assertEquals(0, givenBack.get(), "a view still holds it");
+        second.close();
+        assertEquals(1, givenBack.get());
+    }
+
+    @Test
+    void aRangeThatDeclinesLentMemoryLeavesTheLeaseToTheCaller() {
+        AtomicInteger givenBack = new AtomicInteger();
+        FetchedRange range = FetchedRange.allocate(0, 300, BLOCK);
+        assertFalse(range.adopt(ByteBuffer.allocateDirect(299), givenBack::incrementAndGet));
+        assertFalse(range.lent());
+        range.release();
+        assertEquals(0, givenBack.get());
+    }
+
+    @Test
+    void releasedLentMemoryIsNotViewedAgain() {
+        FetchedRange range = FetchedRange.allocate(0, 100, BLOCK);
+        range.adopt(ByteBuffer.allocateDirect(100), () -> { });
+        range.release();
+        assertThrows(IllegalStateException.class, () -> range.view(0, 10));
     }
 }

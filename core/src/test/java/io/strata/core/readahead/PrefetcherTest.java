@@ -1,5 +1,6 @@
 package io.strata.core.readahead;
 
+import io.strata.core.buffer.LentBytes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -448,7 +449,7 @@ class PrefetcherTest {
     /** Reads {@code length} bytes at {@code offset} with {@link Prefetcher#readRange} and checks them. */
     private static ByteBuffer readRangeAndCheck(Prefetcher prefetcher, FakeObject object, long offset, int length)
             throws IOException {
-        ByteBuffer range = prefetcher.readRange(offset, length);
+        ByteBuffer range = prefetcher.readRange(offset, length).bytes();
         int expected = (int) Math.min(length, Math.max(0, object.data.length - offset));
         assertEquals(expected, range.remaining(), "bytes at " + offset);
         assertTrue(range.isReadOnly());
@@ -564,6 +565,48 @@ class PrefetcherTest {
         assertEquals(0, prefetcher.partCount());
         IOException e = assertThrows(IOException.class, () -> prefetcher.read(ByteBuffer.allocate(1), 0));
         assertTrue(e.getMessage().contains("closed"), e.getMessage());
+    }
+
+    @Test
+    void lentPartsGoBackOnceReadThroughAndEveryViewIsClosed() throws IOException {
+        FakeObject object = new FakeObject(4 * MIB, 21).lend();
+        Readahead engine = new Readahead(config(MIB, true, 64 * MIB));
+        engines.add(engine);
+        Prefetcher prefetcher = open(engine, object);
+        LentBytes kept = prefetcher.readRange(0, BLOCK);
+        for (long offset = BLOCK; offset < object.data.length; offset += BLOCK) {
+            try (LentBytes range = prefetcher.readRange(offset, BLOCK)) {
+                assertArrayEquals(object.slice(offset, BLOCK), bytes(range.bytes()), "bytes at " + offset);
+            }
+        }
+        assertEquals(0, engine.budget().used(), "every part read through");
+        assertEquals(object.lent.get() - 1, object.givenBack.get(), "all but the part a view still holds");
+        assertArrayEquals(object.slice(0, BLOCK), bytes(kept.bytes()), "a view outlives its part");
+        kept.close();
+        assertEquals(object.lent.get(), object.givenBack.get());
+    }
+
+    @Test
+    void closingGivesBackLentPartsFetchedAndStillArriving() throws IOException {
+        FakeObject object = new FakeObject(16 * MIB, 22).lend();
+        Readahead engine = new Readahead(config(4 * MIB, true, 64 * MIB));
+        engines.add(engine);
+        Prefetcher prefetcher = engine.open(object, object.data.length, "fake");
+        for (long offset = 0; offset < 2 * MIB; offset += 64 * KIB) {
+            readAndCheck(prefetcher, object, offset, 64 * KIB);
+        }
+        object.hold();
+        readAndCheck(prefetcher, object, 2 * MIB, 64 * KIB); // requests held in flight
+        prefetcher.close();
+        object.releaseHeld();
+        assertTrue(object.lent.get() > 0);
+        assertEquals(object.lent.get(), object.givenBack.get());
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] out = new byte[buffer.remaining()];
+        buffer.get(out);
+        return out;
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.strata.core.ufs.metrics;
 
+import io.strata.core.buffer.LentBytes;
 import io.strata.core.ufs.UfsFile;
 import io.strata.core.ufs.UfsStatus;
 
@@ -27,8 +28,8 @@ final class MeteredUfsFile implements UfsFile {
     }
 
     @Override
-    public ByteBuffer readRange(long offset, int length) throws IOException {
-        ByteBuffer range = meters.timed("read", () -> file.readRange(offset, length));
+    public LentBytes readRange(long offset, int length) throws IOException {
+        LentBytes range = meters.timed("read", () -> file.readRange(offset, length));
         meters.bytesRead.increment(range.remaining());
         return range;
     }

@@ -6,6 +6,8 @@ import software.amazon.awssdk.core.async.AsyncResponseTransformer;
 import software.amazon.awssdk.core.async.SdkPublisher;
 import software.amazon.awssdk.crt.CRT;
 import software.amazon.awssdk.crt.http.HttpHeader;
+import software.amazon.awssdk.crt.s3.S3BorrowedBuffer;
+import software.amazon.awssdk.crt.s3.S3BorrowedBufferDelivery;
 import software.amazon.awssdk.crt.s3.S3FinishedResponseContext;
 import software.amazon.awssdk.crt.s3.S3MetaRequestResponseHandler;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -18,15 +20,27 @@ import java.util.Locale;
  * One GET's callbacks, in the transformer's terms: the response and its publisher once a 2xx
  * head arrives, its body chunks, then the end, or the failure. A {@link ChunkCopying} transformer
  * gets each chunk as it is (and its subscriber may keep it, {@link ChunkKeeping}), any other a copy.
+ *
+ * <p>A body received into the client's buffer pool arrives lent ({@link S3BorrowedBuffer}): its
+ * slot goes back to the pool when the lease is closed, and until then no other GET can use it. A
+ * subscriber may keep a lent chunk only when it fills a whole slot ({@code lendable} bytes, a
+ * readahead part): the readahead's budget then bounds the slots kept (its parts, whole parts in
+ * it), and the pool, sized for them and two more, always has a slot for a GET in flight. Any
+ * other lent chunk is passed on as a chunk and given back at once.
  */
-final class CrtGetResponse<T> implements S3MetaRequestResponseHandler {
+final class CrtGetResponse<T> implements S3MetaRequestResponseHandler, S3BorrowedBufferDelivery {
     private final AsyncResponseTransformer<GetObjectResponse, T> transformer;
     private final boolean inline;
+    private final int lendable;
+    private final LentSlots slots;
     private Body body;
 
-    CrtGetResponse(AsyncResponseTransformer<GetObjectResponse, T> transformer, boolean inline) {
+    CrtGetResponse(AsyncResponseTransformer<GetObjectResponse, T> transformer, boolean inline, int lendable,
+                   LentSlots slots) {
         this.transformer = transformer;
         this.inline = inline;
+        this.lendable = lendable;
+        this.slots = slots;
     }
 
     @Override
@@ -56,6 +70,25 @@ final class CrtGetResponse<T> implements S3MetaRequestResponseHandler {
     }
 
     @Override
+    public int onResponseBodyBorrowed(S3BorrowedBuffer borrowed, long start, long end) {
+        ByteBuffer chunk = borrowed.asByteBuffer();
+        int length = chunk.remaining();
+        LentSlots.Lease lease = slots.lend(borrowed::close);
+        boolean kept = false;
+        try {
+            kept = length == lendable && body.lend(chunk, lease);
+            if (!kept) {
+                body.send(chunk);
+            }
+        } finally {
+            if (!kept) {
+                lease.close();
+            }
+        }
+        return length;
+    }
+
+    @Override
     public void onFinished(S3FinishedResponseContext context) {
         if (context.getErrorCode() == CRT.AWS_CRT_SUCCESS) {
             body.complete();
@@ -75,6 +108,11 @@ final class CrtGetResponse<T> implements S3MetaRequestResponseHandler {
 
         /** Passes on a chunk the CRT owns again once this returns. */
         void send(ByteBuffer chunk);
+
+        /** Hands over a chunk in the pool's memory with the lease that gives it back; false to have it sent instead. */
+        default boolean lend(ByteBuffer chunk, AutoCloseable lease) {
+            return false;
+        }
 
         void complete();
 
@@ -150,6 +188,11 @@ final class CrtGetResponse<T> implements S3MetaRequestResponseHandler {
             if (!cancelled && !(chunk.hasArray() && subscriber instanceof ChunkKeeping keeping && keeping.keep(chunk))) {
                 subscriber.onNext(chunk.asReadOnlyBuffer());
             }
+        }
+
+        @Override
+        public boolean lend(ByteBuffer chunk, AutoCloseable lease) {
+            return !cancelled && subscriber instanceof ChunkKeeping keeping && keeping.keepLent(chunk, lease);
         }
 
         @Override

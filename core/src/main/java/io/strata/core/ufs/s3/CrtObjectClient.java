@@ -2,6 +2,8 @@ package io.strata.core.ufs.s3;
 
 import io.strata.core.conf.Options;
 import io.strata.core.readahead.ReadaheadConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
@@ -24,6 +26,7 @@ import software.amazon.awssdk.crt.io.StandardRetryOptions;
 import software.amazon.awssdk.crt.io.TlsContext;
 import software.amazon.awssdk.crt.s3.S3Client;
 import software.amazon.awssdk.crt.s3.S3ClientOptions;
+import software.amazon.awssdk.crt.s3.S3DirectBufferPoolOptions;
 import software.amazon.awssdk.crt.s3.S3FinishedResponseContext;
 import software.amazon.awssdk.crt.s3.S3MetaRequest;
 import software.amazon.awssdk.crt.s3.S3MetaRequestOptions;
@@ -87,6 +90,12 @@ import static java.util.Objects.requireNonNull;
  * page-sized GETs at once, measured lower in some rounds and within their noise in others
  * (docs/PERFORMANCE.md, tenth and twenty-eighth rounds).
  *
+ * <p>The pool is the client's direct buffer pool ({@link S3Options#crtBufferPoolBytes}), whose
+ * buffers the CRT lends to Java ({@code S3BorrowedBuffer}) instead of copying each body into a new
+ * array: a readahead part of a whole slot is kept in its slot until read ({@link CrtGetResponse}),
+ * so its bytes go from the socket to the page store and the FUSE reply with no copy in between
+ * (docs/PERFORMANCE.md, forty-sixth round).
+ *
  * <p>Only {@link #getObject}, {@link #putObject}, {@code uploadPart} (from a buffer, or read from a
  * file as it is sent), and the body-less requests a stat, a listing and a delete make ({@link
  * #headObject}, {@link #listObjectsV2}, {@link #deleteObject}) are implemented, for {@link
@@ -104,13 +113,26 @@ final class CrtObjectClient implements S3AsyncClient {
      * size, the GET of a random read's miss or of a small file.
      */
     static final int LONGEST_GROWN_BODY = 1 << 20;
+    /** How long {@link #close} waits for lent slots to come back. */
+    static final Duration CLOSE_WAIT = Duration.ofSeconds(10);
+    private static final Logger log = LoggerFactory.getLogger(CrtObjectClient.class);
 
     private final EventLoopGroup loops;
     private final HostResolver resolver;
     private final ClientBootstrap bootstrap;
     private final TlsContext tls;
     private final CredentialsProvider credentials;
+    /** Every request but the pooled GETs: bodies come as arrays, as they did before the pool. */
     private final S3Client client;
+    /**
+     * GETs longer than a page ({@link #receivesIntoPool}): their bodies land in the direct buffer
+     * pool and are lent. A client of their own because a client with a pool takes a slot of a
+     * part's size for every response, a 4 KiB GET too, and so would cap all requests in flight at
+     * the pool's slots.
+     */
+    private final S3Client pooledClient;
+    /** The pool's slots lent out: the pool's memory, and the client, must outlive them. */
+    private final LentSlots lent = new LentSlots();
     private final URI endpoint;
     private final boolean pathStyle;
     private final ConcurrentMap<String, URI> targets = new ConcurrentHashMap<>();
@@ -128,6 +150,12 @@ final class CrtObjectClient implements S3AsyncClient {
         this.credentials = new DelegateCredentialsProvider.DelegateCredentialsProviderBuilder()
                 .withHandler(() -> crtCredentials(sdkCredentials.resolveCredentials()))
                 .build();
+        this.client = new S3Client(clientOptions(options, regionId));
+        this.pooledClient = new S3Client(clientOptions(options, regionId).withDirectBufferPoolOptions(
+                S3DirectBufferPoolOptions.elastic(0, S3Options.crtBufferPoolBytes(options))));
+    }
+
+    private S3ClientOptions clientOptions(Options options, String regionId) {
         Duration stall = options.get(S3Options.SOCKET_TIMEOUT);
         HttpMonitoringOptions monitoring = new HttpMonitoringOptions();
         monitoring.setMinThroughputBytesPerSecond(1);
@@ -147,7 +175,7 @@ final class CrtObjectClient implements S3AsyncClient {
         if (tls != null) {
             clientOptions.withTlsContext(tls);
         }
-        this.client = new S3Client(clientOptions);
+        return clientOptions;
     }
 
     private static Credentials crtCredentials(AwsCredentials resolved) {
@@ -176,9 +204,10 @@ final class CrtObjectClient implements S3AsyncClient {
             headers.add(new HttpHeader("If-Match", request.ifMatch()));
         }
         CrtGetResponse<T> response = new CrtGetResponse<>(transformer,
-                transformer instanceof ChunkCopying copying && copying.copiesChunks());
-        S3MetaRequest meta = client.makeMetaRequest(new S3MetaRequestOptions()
-                .withMetaRequestType(receivesIntoPool(request.range())
+                transformer instanceof ChunkCopying copying && copying.copiesChunks(), PART_SIZE, lent);
+        boolean pooled = receivesIntoPool(request.range());
+        S3MetaRequest meta = (pooled ? pooledClient : client).makeMetaRequest(new S3MetaRequestOptions()
+                .withMetaRequestType(pooled
                         ? S3MetaRequestOptions.MetaRequestType.GET_OBJECT : S3MetaRequestOptions.MetaRequestType.DEFAULT)
                 .withOperationName("GetObject")
                 .withHttpRequest(new HttpRequest("GET", pathOf(request.bucket(), request.key()),
@@ -516,9 +545,22 @@ final class CrtObjectClient implements S3AsyncClient {
                         .cause(new IOException(CRT.awsErrorName(context.getErrorCode()))).build();
     }
 
+    /**
+     * Closes the clients once the pool's slots are all back (the page cache's fills and the
+     * readahead let go of theirs as the file system closes). Slots still lent after a wait keep the
+     * pooled client and what it runs on open, with a warning: freeing the pool under them would
+     * leave their readers reading unmapped memory.
+     */
     @Override
     public void close() {
         client.close();
+        int stillLent = lent.awaitAllBack(CLOSE_WAIT);
+        if (stillLent > 0) {
+            log.warn("{} readahead parts still hold memory of the S3 client's pool {} after the client was closed;"
+                    + " the pool stays open until the process exits", stillLent, CLOSE_WAIT);
+            return;
+        }
+        pooledClient.close();
         credentials.close();
         if (tls != null) {
             tls.close();

@@ -1,5 +1,6 @@
 package io.strata.core.ufs.s3;
 
+import io.strata.core.buffer.LentBytes;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.core.readahead.Prefetcher;
@@ -136,7 +137,7 @@ final class OpenObject {
      * a view of its buffer where it can), or null when the object is not read remotely (it is
      * being written or staged).
      */
-    ByteBuffer readRemoteRange(long offset, int length) throws IOException {
+    LentBytes readRemoteRange(long offset, int length) throws IOException {
         checkOffset(offset);
         lock.readLock().lock();
         try {
@@ -145,7 +146,7 @@ final class OpenObject {
                 return null;
             }
             if (offset >= remoteSize) {
-                return ByteBuffer.allocate(0).asReadOnlyBuffer();
+                return LentBytes.empty();
             }
             return remoteReader().readRange(offset, length);
         } finally {

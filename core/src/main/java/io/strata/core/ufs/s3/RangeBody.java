@@ -103,27 +103,36 @@ final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, Fet
         }
 
         @Override
+        public boolean keepLent(ByteBuffer chunk, AutoCloseable lease) {
+            return target.adopt(chunk, lease);
+        }
+
+        @Override
         public void onNext(ByteBuffer chunk) {
             if (!target.put(chunk)) {
                 subscription.cancel();
-                attempt.completeExceptionally(failure("the response body is longer than " + target.capacity()
-                        + " bytes"));
+                fail(failure("the response body is longer than " + target.capacity() + " bytes"));
             }
         }
 
         @Override
         public void onError(Throwable error) {
-            attempt.completeExceptionally(error);
+            fail(error);
         }
 
         @Override
         public void onComplete() {
             if (exact && !target.full()) {
-                attempt.completeExceptionally(failure("received " + target.length() + " of "
-                        + target.capacity() + " bytes"));
-                return;
+                fail(failure("received " + target.length() + " of " + target.capacity() + " bytes"));
+            } else if (!attempt.complete(target)) {
+                target.release(); // the attempt ended before its body did (cancelled): nobody reads it
             }
-            attempt.complete(target);
+        }
+
+        /** Ends the attempt with {@code error}; the range goes, with the memory it may hold. */
+        private void fail(Throwable error) {
+            attempt.completeExceptionally(error);
+            target.release();
         }
     }
 

@@ -99,7 +99,8 @@ final class S3Objects {
      * {@code length} bytes at {@code offset} of the object's version {@code etag}, fewer only at its
      * end, for the readahead engine's fetcher: completes with the bytes in blocks of
      * {@code blockSize}, or fails with the IOException (FsException) the read reports. The SDK retries a broken transfer as a whole; a
-     * short body is an error, never a short read. Cancelling the returned future aborts the GET.
+     * short body is an error, never a short read. Cancelling the returned future aborts the GET
+     * (bytes that arrive anyway are released: nobody will read them).
      */
     CompletableFuture<FetchedRange> readRangeAsync(String key, String etag, long offset, int length, int blockSize,
                                                    String what) {
@@ -107,7 +108,9 @@ final class S3Objects {
         CompletableFuture<FetchedRange> result = new CompletableFuture<>();
         get.whenComplete((data, failure) -> {
             if (failure == null) {
-                result.complete(data);
+                if (!result.complete(data)) {
+                    data.release();
+                }
             } else {
                 result.completeExceptionally(S3Errors.translate(failure, what));
             }

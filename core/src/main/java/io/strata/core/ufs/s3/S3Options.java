@@ -4,6 +4,9 @@ import io.strata.core.conf.DataSize;
 import io.strata.core.conf.Option;
 import io.strata.core.conf.OptionGroup;
 import io.strata.core.conf.OptionType;
+import io.strata.core.conf.Options;
+import io.strata.core.readahead.ReadaheadConfig;
+import io.strata.core.readahead.ReadaheadOptions;
 
 import java.net.URI;
 import java.time.Duration;
@@ -186,6 +189,18 @@ public final class S3Options implements OptionGroup {
         return List.of(ENDPOINT, REGION, PATH_STYLE_ACCESS, ACCESS_KEY_ID, SECRET_KEY, CONNECT_TIMEOUT,
                 SOCKET_TIMEOUT, REQUEST_TIMEOUT, MAX_ATTEMPTS, RETRY_BASE_DELAY, RETRY_MAX_DELAY, CHECKSUM,
                 CLIENT, MAX_CONNECTIONS, PART_SIZE, UPLOAD_CONCURRENCY, STAGING_DIR);
+    }
+
+    /**
+     * The direct memory the CRT-based client's buffer pool may hold ({@code s3.client=crt}), where
+     * the bodies of GETs longer than a page land: a slot of a readahead part's size for each part
+     * the readahead's budget ({@code buffer_size}) can keep, whose bytes stay in their slot until
+     * read, and two more for GETs in flight whose bodies are copied out at once. Parts kept in
+     * the pool are the budget's bytes, not the heap's.
+     */
+    public static long crtBufferPoolBytes(Options options) {
+        long part = ReadaheadConfig.DEFAULT_PART_SIZE;
+        return (options.get(ReadaheadOptions.BUFFER_SIZE).bytes() / part + 2) * part;
     }
 
     private static boolean positive(Duration duration) {

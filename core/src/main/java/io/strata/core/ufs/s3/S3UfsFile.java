@@ -1,5 +1,6 @@
 package io.strata.core.ufs.s3;
 
+import io.strata.core.buffer.LentBytes;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
 import io.strata.core.ufs.UfsFile;
@@ -36,9 +37,9 @@ final class S3UfsFile implements UfsFile {
 
     /** A view of the readahead's bytes when the object is read remotely, else a copy. */
     @Override
-    public ByteBuffer readRange(long offset, int length) throws IOException {
+    public LentBytes readRange(long offset, int length) throws IOException {
         checkOpen();
-        ByteBuffer view = object.readRemoteRange(offset, length);
+        LentBytes view = object.readRemoteRange(offset, length);
         return view != null ? view : UfsFile.super.readRange(offset, length);
     }
 

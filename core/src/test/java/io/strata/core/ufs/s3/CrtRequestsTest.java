@@ -1,6 +1,8 @@
 package io.strata.core.ufs.s3;
 
+import io.strata.core.conf.DataSize;
 import io.strata.core.readahead.FetchedRange;
+import io.strata.core.readahead.ReadaheadOptions;
 import io.strata.core.ufs.UfsFile;
 import io.strata.core.ufs.UfsStatus;
 import org.junit.jupiter.api.AfterEach;
@@ -111,24 +113,109 @@ class CrtRequestsTest {
 
     /**
      * What lets a ranged GET keep its body's memory instead of copying it ({@link ChunkKeeping}):
-     * the CRT hands each body over in an array made for it alone, which nothing writes afterwards.
-     * A CRT upgrade that reused its arrays would fail here, before any read could return bad data.
+     * a body of 1 MiB or less (a {@code DEFAULT} meta request) comes in an array made for it alone,
+     * which nothing writes afterwards. A CRT upgrade that reused its arrays would fail here, before
+     * any read could return bad data.
      */
     @Test
-    void eachBodyArrivesInAnArrayOfItsOwnThatNothingWritesLater() throws Exception {
-        byte[] first = randomBytes(3 << 20, 1);
-        byte[] second = randomBytes(3 << 20, 2);
+    void eachPageSizedBodyArrivesInAnArrayOfItsOwnThatNothingWritesLater() throws Exception {
+        byte[] first = randomBytes(1 << 20, 1);
+        byte[] second = randomBytes(1 << 20, 2);
         server.put(volume, "a", first);
         server.put(volume, "b", second);
         long before = s3.crtGets();
 
-        ByteBuffer a = keptBody("a", first.length);
-        ByteBuffer b = keptBody("b", second.length);
+        Kept a = keptBody("a", first.length);
+        Kept b = keptBody("b", second.length);
 
         assertEquals(before + 2, s3.crtGets(), "both went through the CRT client");
-        assertTrue(a.hasArray() && b.hasArray() && a.array() != b.array(), "each body has an array of its own");
-        assertArrayEquals(second, bytes(b));
-        assertArrayEquals(first, bytes(a), "the first body is as it arrived after the second GET");
+        assertTrue(a.lease() == null && b.lease() == null, "not lent");
+        assertTrue(a.body().hasArray() && b.body().hasArray() && a.body().array() != b.body().array(),
+                "each body has an array of its own");
+        assertArrayEquals(second, bytes(b.body()));
+        assertArrayEquals(first, bytes(a.body()), "the first body is as it arrived after the second GET");
+    }
+
+    /**
+     * A body of exactly one part (every whole readahead part) lands in the client's buffer pool and
+     * is lent as it is: direct memory, with the lease that gives it back.
+     */
+    @Test
+    void aBodyOfAWholePartIsLentFromTheClientsPool() throws Exception {
+        byte[] data = randomBytes(CrtObjectClient.PART_SIZE, 4);
+        server.put(volume, "part", data);
+
+        Kept kept = keptBody("part", data.length);
+
+        try (AutoCloseable lease = kept.lease()) {
+            assertTrue(lease != null, "lent");
+            assertTrue(kept.body().isDirect(), "the pool's memory");
+            assertArrayEquals(data, bytes(kept.body()));
+        }
+    }
+
+    /** A body that is not a whole part is never lent (it would hold a whole slot): the subscriber copies it. */
+    @Test
+    void aBodyShorterThanAPartIsCopiedNotLent() throws Exception {
+        byte[] data = randomBytes(3 << 20, 5);
+        server.put(volume, "short", data);
+        String key = S3Location.parse(volume).key("short");
+        String etag = S3Objects.etag(ufs.objects().head(key, "test").orElseThrow().eTag());
+
+        FetchedRange range = ufs.objects().readRangeAsync(key, etag, 0, data.length, 1 << 20, "test")
+                .get(30, TimeUnit.SECONDS);
+
+        assertFalse(range.lent());
+        ByteBuffer read = ByteBuffer.allocate(data.length);
+        assertEquals(data.length, range.copyTo(0, data.length, read));
+        assertArrayEquals(data, read.array());
+    }
+
+    /**
+     * The pool is sized so that the readahead's budget, kept whole in lent parts, leaves room for
+     * GETs in flight: with every part the budget can hold kept (here 2 of 16 MiB), two GETs more
+     * still complete. A pool of the budget alone would hold them until a part is released, which
+     * a reader waiting for those very GETs never does.
+     */
+    @Test
+    void partsKeptUpToTheBudgetLeaveThePoolRoomForMoreGets(TestInfo test) throws Exception {
+        crt.close();
+        crt = CrtVolume.open(server, test.getTestMethod().orElseThrow().getName() + "-small", staging,
+                server.options().with(ReadaheadOptions.BUFFER_SIZE, DataSize.ofMiB(16)));
+        volume = crt.uri();
+        ufs = crt.ufs();
+        int parts = 4;
+        byte[] data = randomBytes(parts * CrtObjectClient.PART_SIZE, 6);
+        server.put(volume, "parts", data);
+        String key = S3Location.parse(volume).key("parts");
+        String etag = S3Objects.etag(ufs.objects().head(key, "test").orElseThrow().eTag());
+
+        List<FetchedRange> kept = new ArrayList<>();
+        try {
+            for (int i = 0; i < 2; i++) {
+                kept.add(ufs.objects().readRangeAsync(key, etag, (long) i * CrtObjectClient.PART_SIZE,
+                        CrtObjectClient.PART_SIZE, 1 << 20, "test").get(30, TimeUnit.SECONDS));
+            }
+            List<CompletableFuture<FetchedRange>> more = new ArrayList<>();
+            for (int i = 2; i < parts; i++) {
+                more.add(ufs.objects().readRangeAsync(key, etag, (long) i * CrtObjectClient.PART_SIZE,
+                        CrtObjectClient.PART_SIZE, 1 << 20, "test"));
+            }
+            for (CompletableFuture<FetchedRange> get : more) {
+                kept.add(get.get(30, TimeUnit.SECONDS));
+            }
+            for (int i = 0; i < parts; i++) {
+                FetchedRange range = kept.get(i);
+                assertTrue(range.lent(), "part " + i + " lent");
+                ByteBuffer read = ByteBuffer.allocate(CrtObjectClient.PART_SIZE);
+                long at = (long) i * CrtObjectClient.PART_SIZE;
+                range.copyTo(at, at + CrtObjectClient.PART_SIZE, read);
+                assertArrayEquals(Arrays.copyOfRange(data, (int) at, (int) at + CrtObjectClient.PART_SIZE), read.array(),
+                        "part " + i);
+            }
+        } finally {
+            kept.forEach(FetchedRange::release);
+        }
     }
 
     /**
@@ -156,10 +243,13 @@ class CrtRequestsTest {
         assertArrayEquals(Arrays.copyOfRange(data, offset, offset + length), read.array());
     }
 
+    /** A body kept by a {@link ChunkKeeping} subscriber, and the lease of its memory if it was lent. */
+    private record Kept(ByteBuffer body, AutoCloseable lease) {}
+
     /** The whole body of a GET of {@code key}, as kept by a {@link ChunkKeeping} subscriber. */
-    private ByteBuffer keptBody(String key, int length) throws Exception {
+    private Kept keptBody(String key, int length) throws Exception {
         S3Location location = S3Location.parse(volume);
-        List<ByteBuffer> kept = new ArrayList<>();
+        List<Kept> kept = new ArrayList<>();
         class Keeper implements AsyncResponseTransformer<GetObjectResponse, Void>, ChunkCopying {
             CompletableFuture<Void> done;
 
@@ -189,7 +279,13 @@ class CrtRequestsTest {
             final class KeepingSubscriber implements Subscriber<ByteBuffer>, ChunkKeeping {
                 @Override
                 public boolean keep(ByteBuffer chunk) {
-                    kept.add(chunk.duplicate());
+                    kept.add(new Kept(chunk.duplicate(), null));
+                    return true;
+                }
+
+                @Override
+                public boolean keepLent(ByteBuffer chunk, AutoCloseable lease) {
+                    kept.add(new Kept(chunk.duplicate(), lease));
                     return true;
                 }
 

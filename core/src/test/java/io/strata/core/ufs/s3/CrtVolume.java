@@ -17,8 +17,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 record CrtVolume(URI uri, CrtReadsClient client, S3UnderFileSystem ufs) implements AutoCloseable {
     static CrtVolume open(S3TestServer server, String name, Path staging) {
+        return open(server, name, staging, server.options());
+    }
+
+    /** As {@link #open(S3TestServer, String, Path)}, with {@code options} instead of the server's own. */
+    static CrtVolume open(S3TestServer server, String name, Path staging, Options options) {
         URI volume = server.newVolume(name);
-        Options options = server.options();
         assumeTrue(options.get(S3Options.CLIENT) == S3Options.Client.CRT, "these tests are for s3.client=crt");
         CrtReadsClient client = (CrtReadsClient) S3Clients.create(options);
         assertTrue(client.awaitCrtClient(), "the CRT client was not built");
