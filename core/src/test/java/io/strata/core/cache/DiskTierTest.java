@@ -344,6 +344,37 @@ class DiskTierTest {
         assertArrayEquals(content(soon, PAGE), read(store, soon, 0, PAGE));
     }
 
+    @Test
+    void pagesInAlignedOrUnalignedDirectMemoryAreWrittenWholeWithTheirChecksums() throws Exception {
+        DiskPageStore store = open(base.resolve("c"), 8);
+        Assumptions.assumeTrue(store.dirs().get(0).writesDirect(), "the test directory's file system takes no O_DIRECT");
+        PageId aligned = id("f", 0);
+        PageId tail = id("f", 1);
+        PageId unaligned = id("f", 2);
+        int tailLength = 2 * PageFile.ALIGNMENT + 100;
+        store.put(aligned, direct(content(aligned, PAGE), 0), Reread.LATER);
+        store.put(tail, direct(content(tail, tailLength), 0), Reread.LATER);
+        store.put(unaligned, direct(content(unaligned, PAGE), 16), Reread.LATER);
+
+        assertArrayEquals(content(aligned, PAGE), read(store, aligned, 0, PAGE));
+        assertArrayEquals(content(tail, tailLength), read(store, tail, 0, tailLength));
+        assertArrayEquals(content(unaligned, PAGE), read(store, unaligned, 0, PAGE));
+        assertEquals(PageFile.headerLength(tail, tailLength) + tailLength, Files.size(fileOf(store, tail)));
+        close(store);
+        DiskPageStore restarted = open(base.resolve("c"), 8); // pages found on disk are checked against their checksums
+        assertArrayEquals(content(aligned, PAGE), read(restarted, aligned, 0, PAGE));
+        assertArrayEquals(content(tail, tailLength), read(restarted, tail, 0, tailLength));
+        assertArrayEquals(content(unaligned, PAGE), read(restarted, unaligned, 0, PAGE));
+        assertEquals(0, count("strata.cache.checksum.failures"));
+    }
+
+    /** {@code bytes} in direct memory {@code offset} bytes past a 4 KiB boundary, read-only as lent pages are. */
+    private static ByteBuffer direct(byte[] bytes, int offset) {
+        ByteBuffer memory = ByteBuffer.allocateDirect(bytes.length + offset + 2 * PageFile.ALIGNMENT)
+                .alignedSlice(PageFile.ALIGNMENT);
+        return memory.position(offset).slice().put(bytes).flip().asReadOnlyBuffer();
+    }
+
     private static final Path FINCORE = Path.of("/usr/bin/fincore");
 
     /** How many of the file's bytes the kernel's page cache holds, by fincore(1). */
