@@ -556,8 +556,8 @@ final class CrtObjectClient implements S3AsyncClient {
         client.close();
         int stillLent = lent.awaitAllBack(CLOSE_WAIT);
         if (stillLent > 0) {
-            log.warn("{} readahead parts still hold memory of the S3 client's pool {} after the client was closed;"
-                    + " the pool stays open until the process exits", stillLent, CLOSE_WAIT);
+            log.warn("{} readahead parts still held memory of the S3 client's pool {} s after it was asked to close;"
+                    + " the pool stays open until the process exits", stillLent, CLOSE_WAIT.toSeconds());
             return;
         }
         pooledClient.close();
