@@ -1,13 +1,15 @@
 package io.strata.core.buffer;
 
+import io.strata.core.concurrent.Holders;
+
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Read-only bytes held by one holder until it closes them: a view of {@link SharedMemory} (one of
- * its holders), or bytes on the heap with nothing to give back. After {@link #close} the bytes
+ * Read-only bytes held by one holder until it closes them: a view of lent memory (one of its
+ * {@link Holders}), or bytes on the heap with nothing to give back. After {@link #close} the bytes
  * must not be read: shared memory may be another request's by then. Pass them on with {@link
  * #share}, which makes a holder of its own.
  */
@@ -15,10 +17,10 @@ public final class LentBytes implements AutoCloseable {
     private static final LentBytes EMPTY = new LentBytes(ByteBuffer.allocate(0).asReadOnlyBuffer(), null);
 
     private final ByteBuffer bytes;
-    private final SharedMemory memory;
+    private final Holders memory;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private LentBytes(ByteBuffer bytes, SharedMemory memory) {
+    private LentBytes(ByteBuffer bytes, Holders memory) {
         this.bytes = bytes;
         this.memory = memory;
     }
@@ -37,7 +39,7 @@ public final class LentBytes implements AutoCloseable {
      * {@code view} (a view of {@code memory}) as a new holder of {@code memory}; null when the
      * memory has been given back already.
      */
-    public static LentBytes viewOf(SharedMemory memory, ByteBuffer view) {
+    public static LentBytes viewOf(Holders memory, ByteBuffer view) {
         requireNonNull(view, "view is null");
         return memory.retain() ? new LentBytes(view.asReadOnlyBuffer(), memory) : null;
     }

@@ -3,6 +3,7 @@ package io.strata.core.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import io.strata.core.concurrent.Holders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -11,7 +12,6 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Page files held open for reading, up to a bound, so that a read of part of a page costs one
@@ -81,7 +81,7 @@ final class OpenPageFiles implements AutoCloseable {
     static final class Handle implements AutoCloseable {
         private final Path path;
         private final FileChannel channel;
-        private final AtomicInteger holders = new AtomicInteger(1);
+        private final Holders holders = new Holders(this::closeChannel);
 
         private Handle(Path path, FileChannel channel) {
             this.path = path;
@@ -102,24 +102,18 @@ final class OpenPageFiles implements AutoCloseable {
 
         /** Adds a holder, unless the last one already let go (the channel is closed). */
         private boolean retain() {
-            while (true) {
-                int now = holders.get();
-                if (now == 0) {
-                    return false;
-                }
-                if (holders.compareAndSet(now, now + 1)) {
-                    return true;
-                }
-            }
+            return holders.retain();
         }
 
         private void release() {
-            if (holders.decrementAndGet() == 0) {
-                try {
-                    channel.close();
-                } catch (IOException e) {
-                    log.debug("closing page file {}: {}", path, e.toString());
-                }
+            holders.release();
+        }
+
+        private void closeChannel() {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                log.debug("closing page file {}: {}", path, e.toString());
             }
         }
 

@@ -1,7 +1,7 @@
 package io.strata.core.readahead;
 
 import io.strata.core.buffer.LentBytes;
-import io.strata.core.buffer.SharedMemory;
+import io.strata.core.concurrent.Holders;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,7 +28,7 @@ public final class FetchedRange {
     private final ByteBuffer[] blocks;
     private int length;
     /** The lent memory the blocks are views of, or null: they are the range's own. */
-    private SharedMemory lent;
+    private Holders lent;
     private final AtomicBoolean released = new AtomicBoolean();
 
     private FetchedRange(long start, int capacity, int blockSize) {
@@ -93,15 +93,15 @@ public final class FetchedRange {
     }
 
     /**
-     * As {@link #adopt(ByteBuffer)}, for memory lent until {@code lease} is closed: the range holds
-     * it until {@link #release}, each view until it is closed, and the last to let go closes the
-     * lease. On false the lease stays the caller's.
+     * As {@link #adopt(ByteBuffer)}, for memory lent until {@code giveBack} runs: the range holds it
+     * until {@link #release}, each view until it is closed, and the last to let go gives it back.
+     * On false it stays the caller's to give back.
      */
-    public boolean adopt(ByteBuffer whole, AutoCloseable lease) {
+    public boolean adopt(ByteBuffer whole, Runnable giveBack) {
         if (length != 0 || whole.remaining() != capacity) {
             return false;
         }
-        lent = SharedMemory.lentBy(lease);
+        lent = new Holders(giveBack);
         adoptBlocks(whole);
         return true;
     }

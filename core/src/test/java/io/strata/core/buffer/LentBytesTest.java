@@ -1,5 +1,6 @@
 package io.strata.core.buffer;
 
+import io.strata.core.concurrent.Holders;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
@@ -15,7 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A holder's bytes: read until closed, shared as holders of their own, owned ones never given back. */
 class LentBytesTest {
     private final AtomicInteger givenBack = new AtomicInteger();
-    private final SharedMemory memory = SharedMemory.lentBy(givenBack::incrementAndGet);
+    private final Holders memory = new Holders(givenBack::incrementAndGet);
     private final ByteBuffer bytes = ByteBuffer.wrap(new byte[] {1, 2, 3, 4});
 
     @Test

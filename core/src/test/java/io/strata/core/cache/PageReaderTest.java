@@ -2,8 +2,8 @@ package io.strata.core.cache;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.strata.core.buffer.LentBytes;
-import io.strata.core.buffer.SharedMemory;
 import io.strata.core.cache.evict.EvictionPolicies;
+import io.strata.core.concurrent.Holders;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -327,7 +327,7 @@ class PageReaderTest {
 
     /** A source lending each page as a view of memory that records when it went back. */
     class LendingSource implements PageSource {
-        final List<SharedMemory> lent = new ArrayList<>();
+        final List<Holders> lent = new ArrayList<>();
         final AtomicInteger givenBack = new AtomicInteger();
 
         @Override
@@ -339,7 +339,7 @@ class PageReaderTest {
         public LentBytes readRange(long offset, int length) throws IOException {
             ByteBuffer page = ByteBuffer.allocateDirect(length);
             source.read(page, offset);
-            SharedMemory memory = SharedMemory.lentBy(givenBack::incrementAndGet);
+            Holders memory = new Holders(givenBack::incrementAndGet);
             lent.add(memory);
             LentBytes view = LentBytes.viewOf(memory, page.flip());
             memory.release(); // as a readahead part read through lets go of its bytes

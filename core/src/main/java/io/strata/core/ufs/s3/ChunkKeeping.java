@@ -17,8 +17,8 @@ interface ChunkKeeping {
 
     /**
      * Keeps {@code chunk}'s remaining bytes if it can, in memory the sender lends until
-     * {@code lease} is closed: the subscriber closes it once nothing reads the bytes any more. False
-     * to have the chunk sent to {@code onNext} as any other; the lease stays the sender's.
+     * {@code giveBack} runs: the subscriber runs it once nothing reads the bytes any more. False
+     * to have the chunk sent to {@code onNext} as any other; the memory stays the sender's.
      */
-    boolean keepLent(ByteBuffer chunk, AutoCloseable lease);
+    boolean keepLent(ByteBuffer chunk, Runnable giveBack);
 }

@@ -76,7 +76,7 @@ final class CrtGetResponse<T> implements S3MetaRequestResponseHandler, S3Borrowe
         LentSlots.Lease lease = slots.lend(borrowed::close);
         boolean kept = false;
         try {
-            kept = length == lendable && body.lend(chunk, lease);
+            kept = length == lendable && body.lend(chunk, lease::close);
             if (!kept) {
                 body.send(chunk);
             }
@@ -109,8 +109,8 @@ final class CrtGetResponse<T> implements S3MetaRequestResponseHandler, S3Borrowe
         /** Passes on a chunk the CRT owns again once this returns. */
         void send(ByteBuffer chunk);
 
-        /** Hands over a chunk in the pool's memory with the lease that gives it back; false to have it sent instead. */
-        default boolean lend(ByteBuffer chunk, AutoCloseable lease) {
+        /** Hands over a chunk in the pool's memory with what gives it back; false to have it sent instead. */
+        default boolean lend(ByteBuffer chunk, Runnable giveBack) {
             return false;
         }
 
@@ -191,8 +191,8 @@ final class CrtGetResponse<T> implements S3MetaRequestResponseHandler, S3Borrowe
         }
 
         @Override
-        public boolean lend(ByteBuffer chunk, AutoCloseable lease) {
-            return !cancelled && subscriber instanceof ChunkKeeping keeping && keeping.keepLent(chunk, lease);
+        public boolean lend(ByteBuffer chunk, Runnable giveBack) {
+            return !cancelled && subscriber instanceof ChunkKeeping keeping && keeping.keepLent(chunk, giveBack);
         }
 
         @Override

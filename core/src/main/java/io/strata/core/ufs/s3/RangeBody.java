@@ -103,8 +103,8 @@ final class RangeBody implements AsyncResponseTransformer<GetObjectResponse, Fet
         }
 
         @Override
-        public boolean keepLent(ByteBuffer chunk, AutoCloseable lease) {
-            return target.adopt(chunk, lease);
+        public boolean keepLent(ByteBuffer chunk, Runnable giveBack) {
+            return target.adopt(chunk, giveBack);
         }
 
         @Override

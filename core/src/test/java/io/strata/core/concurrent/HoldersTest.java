@@ -1,4 +1,4 @@
-package io.strata.core.buffer;
+package io.strata.core.concurrent;
 
 import org.junit.jupiter.api.Test;
 
@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Lent memory goes back once, when its last holder lets go, and nobody holds it afterwards. */
-class SharedMemoryTest {
+/** What is held goes back once, when its last holder lets go, and nobody holds it afterwards. */
+class HoldersTest {
     private final AtomicInteger givenBack = new AtomicInteger();
-    private final SharedMemory memory = SharedMemory.lentBy(givenBack::incrementAndGet);
+    private final Holders memory = new Holders(givenBack::incrementAndGet);
 
     @Test
     void theReceiverAloneGivesItBackOnRelease() {
