@@ -24,8 +24,9 @@ import static java.util.Objects.requireNonNull;
  *       range (in flight or fetched), else its gaps; a small random read is widened to its aligned
  *       block, or near the end to the file's tail ({@code prefetch}); these bytes are reserved in
  *       the {@link BufferBudget}, waiting for room if need be;</li>
- *   <li>registers those parts, moves its session on (or starts one), and tops up the session's
- *       window with readahead parts the budget has room for right now (never waiting);</li>
+ *   <li>registers those parts, moves its session on (or starts one: sequential at once when the
+ *       read starts at the file's first byte), and tops up the session's window with readahead
+ *       parts the budget has room for right now (never waiting);</li>
  *   <li>pins the parts it needs and, without the lock, waits for them and copies its bytes out.</li>
  * </ol>
  * Parts are dropped once read through, when their session has moved a part past them unread or
@@ -273,6 +274,9 @@ public final class Prefetcher implements Closeable, BufferBudget.Reclaimable {
             session.advance(offset, end, tick, config.streamWindow(streams.reading(session)), config);
         } else if (!demand.gaps().isEmpty()) {
             session = startSession(end, tick);
+            if (offset == 0 && config.readahead()) {
+                session.startSequential(config.startWindow());
+            }
         }
         for (PartTable.Gap gap : demand.gaps()) {
             for (long start = gap.start(); start < gap.end(); ) {

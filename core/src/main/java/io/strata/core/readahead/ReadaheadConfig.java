@@ -65,6 +65,15 @@ public record ReadaheadConfig(long maxReadahead, boolean prefetch, long bufferSi
         return Math.min(maxReadahead, Math.max(2L * partSize, share));
     }
 
+    /**
+     * The first window of a session that starts at a file's first byte: a part, never above the
+     * maximum. A reader that stops early (a {@code head}) leaves at most this much unread, and its
+     * close cancels what is still in flight.
+     */
+    long startWindow() {
+        return Math.min(partSize, maxReadahead);
+    }
+
     /** The first window of a sequential session: the initial size, never above the maximum. */
     long firstWindow() {
         return Math.min(initialWindow, maxReadahead);

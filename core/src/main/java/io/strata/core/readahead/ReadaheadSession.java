@@ -6,7 +6,9 @@ package io.strata.core.readahead;
  * file each keep their own); the {@link Prefetcher} finds a read's session, advances it and tops
  * up its window.
  *
- * <p>A session starts at a read that matched no other, with no window: one read is not a stream.
+ * <p>A session starts at a read that matched no other, with no window: one read is not a stream,
+ * except a read from the file's first byte, which starts one with a part's window at once
+ * ({@link #startSequential}), as the kernel's own readahead takes a read at the start of a file.
  * A read that continues it (exactly where the last one ended, or once it is sequential, anywhere
  * from a part behind to the end of its window: the reads of one stream arrive a little out of order
  * from several FUSE threads) makes it sequential, with the initial window; from then on the
@@ -87,6 +89,20 @@ final class ReadaheadSession {
             readSinceResize = 0;
         } else if (readSinceResize >= window / 2 && window < maxWindow) {
             window = Math.min(maxWindow, window * 2);
+            readSinceResize = 0;
+        }
+    }
+
+    /**
+     * Makes a new session sequential from its first read with {@code firstWindow}: a read of a file's
+     * first bytes, which reads on far more often than not ({@code cat}, {@code cp}, a scan). Waiting
+     * for the second read, then growing from one page, kept a cold stream's first 64 MiB in small
+     * GETs on new connections, each slowed by TCP slow start: at a 20 ms round trip the first
+     * 64 MiB took 1.0-1.7 s instead of 0.66-0.84 (docs/PERFORMANCE.md, forty-seventh round).
+     */
+    void startSequential(long firstWindow) {
+        if (window == 0) {
+            window = firstWindow;
             readSinceResize = 0;
         }
     }

@@ -102,7 +102,8 @@ class PrefetcherTest {
         Prefetcher prefetcher = open(config(2 * MIB, true, 64 * MIB), object);
         List<Long> windows = new ArrayList<>();
         int reads = 0;
-        for (long offset = 0; offset < object.data.length; offset += 64 * KIB) {
+        // From inside the file: a read of its first byte starts a stream at once (the test below).
+        for (long offset = PART; offset < object.data.length; offset += 64 * KIB) {
             readAndCheck(prefetcher, object, offset, 64 * KIB);
             windows.add(prefetcher.windows().get(0));
             reads++;
@@ -120,10 +121,40 @@ class PrefetcherTest {
         }
         assertEquals(Set.of(0L, 64L * KIB, 128L * KIB, 256L * KIB, 512L * KIB, 1L * MIB, 2L * MIB), seen);
         ReadaheadStats stats = prefetcher.stats();
-        assertEquals(object.data.length, object.requestedBytes(), "every byte fetched once: " + stats);
+        assertEquals(object.data.length - PART, object.requestedBytes(), "every byte fetched once: " + stats);
         assertTrue(object.requestCount() < reads / 4, object.requestCount() + " requests for " + reads + " reads");
         assertTrue(stats.readaheadRequests() >= object.requestCount() - 2, stats.toString());
         assertEquals(0, stats.unreadBytes(), stats.toString());
+    }
+
+    @Test
+    void aReadFromTheFirstByteStartsAStreamWithAPartsWindowAtOnce() throws IOException {
+        FakeObject object = new FakeObject(16 * MIB, 21);
+        Prefetcher prefetcher = open(config(2 * MIB, true, 64 * MIB), object);
+        readAndCheck(prefetcher, object, 0, 64 * KIB);
+        assertEquals(List.of((long) PART), prefetcher.windows(), "a part's window from the first read");
+        // The read's block, then the window up to the part grid past it: the rest of the first part and the second.
+        assertEquals(List.of(new FakeObject.Request(0, BLOCK), new FakeObject.Request(BLOCK, PART - BLOCK),
+                new FakeObject.Request(PART, PART)), object.requests());
+        for (long offset = 64 * KIB; offset < 2 * PART; offset += 64 * KIB) {
+            readAndCheck(prefetcher, object, offset, 64 * KIB);
+        }
+        assertEquals(0, prefetcher.stats().unreadBytes(), prefetcher.stats().toString());
+        long next = 0;
+        for (FakeObject.Request request : object.requests()) {
+            assertEquals(next, request.offset(), "each byte fetched once, in order: " + object.requests());
+            next = request.offset() + request.length();
+        }
+        assertTrue(next > 2L * PART, "read ahead past what was read: " + object.requests());
+    }
+
+    @Test
+    void aFirstReadInsideTheFileStartsNoWindow() throws IOException {
+        FakeObject object = new FakeObject(16 * MIB, 22);
+        Prefetcher prefetcher = open(config(2 * MIB, true, 64 * MIB), object);
+        readAndCheck(prefetcher, object, 4 * PART, 64 * KIB);
+        assertEquals(List.of(0L), prefetcher.windows());
+        assertEquals(List.of(new FakeObject.Request(4 * PART, BLOCK)), object.requests());
     }
 
     @Test
@@ -364,8 +395,9 @@ class PrefetcherTest {
         FakeObject object = new FakeObject(4 * MIB, 9).hold();
         Prefetcher prefetcher = open(config(MIB, false, 64 * MIB), object);
         ExecutorService pool = pool(2);
+        long base = PART; // inside the file: a read at its first byte would read ahead
         Future<?> first = pool.submit(() -> {
-            readAndCheck(prefetcher, object, 0, 100 * KIB);
+            readAndCheck(prefetcher, object, base, 100 * KIB);
             return null;
         });
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -373,7 +405,7 @@ class PrefetcherTest {
             Thread.onSpinWait();
         }
         Future<?> second = pool.submit(() -> {
-            readAndCheck(prefetcher, object, 50 * KIB, 100 * KIB);
+            readAndCheck(prefetcher, object, base + 50 * KIB, 100 * KIB);
             return null;
         });
         while (object.requestCount() < 2 && System.nanoTime() < deadline) {
@@ -382,7 +414,7 @@ class PrefetcherTest {
         object.releaseHeld();
         assertDone(first);
         assertDone(second);
-        assertEquals(List.of(new FakeObject.Request(0, 100 * KIB), new FakeObject.Request(100 * KIB, 50 * KIB)),
+        assertEquals(List.of(new FakeObject.Request(base, 100 * KIB), new FakeObject.Request(base + 100 * KIB, 50 * KIB)),
                 object.requests());
     }
 
@@ -542,9 +574,10 @@ class PrefetcherTest {
     void aFailedRequestFailsItsReadsAndTheNextReadAsksAgain() throws IOException {
         FakeObject object = new FakeObject(MIB, 13).failNext(1);
         Prefetcher prefetcher = open(config(MIB, true, 64 * MIB), object);
-        IOException e = assertThrows(IOException.class, () -> prefetcher.read(ByteBuffer.allocate(4096), 0));
+        long offset = 3 * BLOCK; // inside the file: a read at its first byte would read ahead
+        IOException e = assertThrows(IOException.class, () -> prefetcher.read(ByteBuffer.allocate(4096), offset));
         assertTrue(e.getMessage().contains("injected failure"), e.getMessage());
-        readAndCheck(prefetcher, object, 0, 4096);
+        readAndCheck(prefetcher, object, offset, 4096);
         assertEquals(2, object.requestCount());
     }
 

@@ -152,7 +152,8 @@ final class CrtObjectClient implements S3AsyncClient {
                 .build();
         this.client = new S3Client(clientOptions(options, regionId));
         this.pooledClient = new S3Client(clientOptions(options, regionId).withDirectBufferPoolOptions(
-                S3DirectBufferPoolOptions.elastic(0, S3Options.crtBufferPoolBytes(options))));
+                S3DirectBufferPoolOptions.elastic(S3Options.crtBufferPoolFloorBytes(options),
+                        S3Options.crtBufferPoolBytes(options))));
     }
 
     private S3ClientOptions clientOptions(Options options, String regionId) {

@@ -203,6 +203,20 @@ public final class S3Options implements OptionGroup {
         return (options.get(ReadaheadOptions.BUFFER_SIZE).bytes() / part + 2) * part;
     }
 
+    /**
+     * The part of {@link #crtBufferPoolBytes} allocated when the client is built and kept from then
+     * on: the pool's first block. The CRT allocates its pool a block of 16 slots at a time (128 MiB
+     * with 8 MiB parts), zeroing it on the event loop that then serves every request; left to the
+     * first GET that needs it, that stalled the first read of a stream by ~100 ms, and again after
+     * each idle spell (the client frees unused blocks above this floor when idle).
+     */
+    public static long crtBufferPoolFloorBytes(Options options) {
+        return Math.min(CRT_POOL_BLOCK_SLOTS * (long) ReadaheadConfig.DEFAULT_PART_SIZE, crtBufferPoolBytes(options));
+    }
+
+    /** The slots in a block of the CRT's direct buffer pool (aws-crt 0.50's {@code S3DirectBufferPool}). */
+    private static final int CRT_POOL_BLOCK_SLOTS = 16;
+
     private static boolean positive(Duration duration) {
         return !duration.isNegative() && !duration.isZero();
     }

@@ -21,6 +21,8 @@ import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 
 
 import java.io.IOException;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -218,6 +220,33 @@ class CrtRequestsTest {
         } finally {
             kept.forEach(FetchedRange::release);
         }
+    }
+
+    /**
+     * The pool's first block is there once the client is built, so no GET waits for it on the event
+     * loop (where zeroing it stalled the first read of a stream by ~100 ms), and goes with the client.
+     */
+    @Test
+    void thePoolsFirstBlockIsAllocatedWithTheClientAndFreedWithIt(TestInfo test) throws Exception {
+        long floor = S3Options.crtBufferPoolFloorBytes(server.options());
+        assertEquals(128L << 20, floor, "the default buffer_size's pool keeps a block of 16 parts");
+        long before = directMemoryUsed();
+        CrtVolume another = CrtVolume.open(server, test.getTestMethod().orElseThrow().getName() + "-2", staging);
+        long built = directMemoryUsed();
+        assertTrue(built - before >= floor, "direct memory grew by " + (built - before) + " bytes with the client");
+        another.close();
+        long closed = directMemoryUsed();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10); // the CRT shuts its client down in the background
+        while (built - closed < floor && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            closed = directMemoryUsed();
+        }
+        assertTrue(built - closed >= floor, "direct memory fell by " + (built - closed) + " bytes at close");
+    }
+
+    private static long directMemoryUsed() {
+        return ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                .filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow().getMemoryUsed();
     }
 
     /**
