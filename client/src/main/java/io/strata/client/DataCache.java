@@ -1,5 +1,6 @@
 package io.strata.client;
 
+import io.strata.core.buffer.LentBytesSink;
 import io.strata.core.buffer.LentBytes;
 import io.strata.core.cache.PageCache;
 import io.strata.core.cache.PageId;
@@ -53,10 +54,12 @@ final class DataCache implements AutoCloseable {
 
     /**
      * Reads version {@code version} of inode {@code ino}, {@code size} bytes long, through the
-     * cache, fetching misses from {@code file}.
+     * cache, fetching misses from {@code file}; {@code sink} (if any) may take fetched bytes in lent
+     * memory instead of a copy.
      */
-    int read(UfsFile file, long ino, String version, long size, ByteBuffer dst, long offset) throws IOException {
-        return cache.read(pages(file), fileKey(ino), version, size, dst, offset);
+    int read(UfsFile file, long ino, String version, long size, ByteBuffer dst, long offset, LentBytesSink sink)
+            throws IOException {
+        return cache.read(pages(file), fileKey(ino), version, size, dst, offset, sink);
     }
 
     /**

@@ -170,7 +170,7 @@ final class DirectoryReadahead implements AutoCloseable {
     private void fetch(Inode file) {
         try {
             try (UfsFile data = ufs.openRecorded(namespace.dataPath(file), file.ufsVersion(), file.size())) {
-                cache.read(data, file.ino(), file.ufsVersion(), file.size(), ByteBuffer.allocate((int) file.size()), 0);
+                cache.read(data, file.ino(), file.ufsVersion(), file.size(), ByteBuffer.allocate((int) file.size()), 0, null);
             }
             fetched.increment();
         } catch (IOException | RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.strata.client;
 
+import io.strata.core.buffer.LentBytesSink;
 import io.strata.core.cache.PageRegions;
 import io.strata.core.fs.FsError;
 import io.strata.core.fs.FsException;
@@ -109,11 +110,19 @@ final class OpenFile {
      * since the last flush) that finds none there (ENOENT) tells {@code onChange} it vanished.
      */
     int read(ByteBuffer dst, long offset, StorageChanges onChange) throws IOException {
+        return read(dst, offset, onChange, null);
+    }
+
+    /**
+     * As {@link #read(ByteBuffer, long, StorageChanges)}; {@code sink} (if any) may take bytes the
+     * cache fetched into lent memory instead of a copy of them.
+     */
+    int read(ByteBuffer dst, long offset, StorageChanges onChange, LentBytesSink sink) throws IOException {
         int seen = generation;
         int position = dst.position();
         int limit = dst.limit();
         try {
-            int n = read(dst, offset);
+            int n = read(dst, offset, sink);
             if (n > 0 && !served) {
                 served = true;
             }
@@ -130,7 +139,10 @@ final class OpenFile {
                 onChange.changed(ino, now.get());
             }
             dst.limit(limit).position(position); // pages copied before the failure are read again
-            return read(dst, offset);
+            if (sink != null) {
+                sink.dropFrom(position);
+            }
+            return read(dst, offset, sink);
         }
     }
 
@@ -183,7 +195,7 @@ final class OpenFile {
         }
     }
 
-    private int read(ByteBuffer dst, long offset) throws IOException {
+    private int read(ByteBuffer dst, long offset, LentBytesSink sink) throws IOException {
         truncateLock.readLock().lock();
         try {
             long available = size.get() - offset;
@@ -195,7 +207,7 @@ final class OpenFile {
             }
             String version = cacheVersion;
             if (version != null) {
-                return cache.read(reader, ino, version, size.get(), dst, offset);
+                return cache.read(reader, ino, version, size.get(), dst, offset, sink);
             }
             int total = 0;
             while (dst.hasRemaining()) {

@@ -1,5 +1,6 @@
 package io.strata.client;
 
+import io.strata.core.buffer.LentBytesSink;
 import io.strata.core.concurrent.DaemonThreads;
 import io.strata.meta.MetaStoreUrls;
 import com.github.benmanes.caffeine.cache.Ticker;
@@ -945,6 +946,15 @@ public final class StrataFileSystem implements AutoCloseable {
     /** Reads into {@code dst} at {@code offset}; returns the bytes read (0 at end of file). */
     public int read(long fh, ByteBuffer dst, long offset) throws IOException {
         return handle(fh).file().read(dst, offset, storageChanges);
+    }
+
+    /**
+     * As {@link #read(long, ByteBuffer, long)}; {@code sink} may take bytes fetched into lent memory
+     * (a readahead part in the S3 client's pool) instead of a copy of them, for a transport that
+     * writes its reply from where they are.
+     */
+    public int read(long fh, ByteBuffer dst, long offset, LentBytesSink sink) throws IOException {
+        return handle(fh).file().read(dst, offset, storageChanges, sink);
     }
 
     /**

@@ -72,6 +72,24 @@ public final class LentBytes implements AutoCloseable {
         return viewOf(memory, bytes);
     }
 
+    /**
+     * {@code length} of the bytes from {@code offset} on (relative to their position) for another
+     * holder, to close on its own; null when there are none to share any more. Owned bytes are
+     * sliced, with nothing to give back.
+     */
+    public LentBytes share(int offset, int length) {
+        if (offset < 0 || length < 0 || offset + length > bytes.remaining()) {
+            throw new IndexOutOfBoundsException("share " + offset + "+" + length + " of " + bytes.remaining() + " bytes");
+        }
+        ByteBuffer range = bytes.slice(bytes.position() + offset, length);
+        return memory == null ? new LentBytes(range, null) : viewOf(memory, range);
+    }
+
+    /** Whether the bytes are outside the heap, where a system call can read them from where they are. */
+    public boolean direct() {
+        return bytes.isDirect();
+    }
+
     /** Lets go of the bytes; the first call counts, later ones do nothing. */
     @Override
     public void close() {

@@ -1,5 +1,6 @@
 package io.strata.core.cache;
 
+import io.strata.core.buffer.LentBytesSink;
 import io.strata.core.concurrent.DaemonThreads;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.strata.core.cache.evict.EvictionPolicies;
@@ -142,11 +143,20 @@ public final class PageCache implements Closeable {
      */
     public int read(PageSource source, String fileKey, String version, long size, ByteBuffer dst, long offset)
             throws IOException {
+        return read(source, fileKey, version, size, dst, offset, null);
+    }
+
+    /**
+     * As {@link #read(PageSource, String, String, long, ByteBuffer, long)}; {@code sink} (if any)
+     * may take the bytes of fetched pages that are in lent memory instead of a copy of them.
+     */
+    public int read(PageSource source, String fileKey, String version, long size, ByteBuffer dst, long offset,
+                    LentBytesSink sink) throws IOException {
         if (!isRandom(fileKey, offset, dst.remaining())) {
-            return reader.read(source, fileKey, version, dst, offset, Reread.LATER, null);
+            return reader.read(source, fileKey, version, dst, offset, Reread.LATER, null, sink);
         }
         return reader.read(source, fileKey, version, dst, offset, Reread.SOON,
-                loader == null ? null : missed -> loader.missed(source, missed, size));
+                loader == null ? null : missed -> loader.missed(source, missed, size), sink);
     }
 
     /**

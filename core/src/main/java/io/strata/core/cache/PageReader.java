@@ -1,6 +1,7 @@
 package io.strata.core.cache;
 
 import io.strata.core.buffer.LentBytes;
+import io.strata.core.buffer.LentBytesSink;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,7 +32,8 @@ import static java.util.Objects.requireNonNull;
  * offered in the background (written data) are dropped instead (counted).
  *
  * <p>A fetched page may be memory the S3 client lends ({@link LentBytes}): the reader holds it
- * while it copies, then hands it to the fill, which lets go once the page is stored and out of the
+ * while it copies (or while its {@link LentBytesSink} takes a hold of its own instead), then hands
+ * it to the fill, which lets go once the page is stored and out of the
  * in-flight table. A reader that joins a fetch takes a hold of its own before copying, and reads
  * the store instead when every holder has let go already (the page is stored, or was dropped).
  */
@@ -58,15 +60,16 @@ final class PageReader {
      * {@code offset}; returns the count, short only at the end of the file (0 there).
      */
     int read(PageSource source, String fileKey, String version, ByteBuffer dst, long offset) throws IOException {
-        return read(source, fileKey, version, dst, offset, Reread.SOON, null);
+        return read(source, fileKey, version, dst, offset, Reread.SOON, null, null);
     }
 
     /**
      * As {@link #read(PageSource, String, String, ByteBuffer, long)}; the pages fetched are stored as
-     * read again {@code reread}, and {@code onMiss} (if any) hears of each page missed.
+     * read again {@code reread}, {@code onMiss} (if any) hears of each page missed, and {@code sink}
+     * (if any) may take the bytes of fetched pages in lent memory instead of a copy of them.
      */
     int read(PageSource source, String fileKey, String version, ByteBuffer dst, long offset, Reread reread,
-             Consumer<PageId> onMiss) throws IOException {
+             Consumer<PageId> onMiss, LentBytesSink sink) throws IOException {
         int total = 0;
         long position = offset;
         long end = offset + dst.remaining();
@@ -85,7 +88,7 @@ final class PageReader {
                 if (position >= hinted) {
                     hinted = hintMissingRun(source, id, end);
                 }
-                n = readMissing(source, id, pageOffset, window, reread);
+                n = readMissing(source, id, pageOffset, window, reread, sink);
             }
             dst.position(dst.position() + n);
             total += n;
@@ -173,19 +176,19 @@ final class PageReader {
         return store.length(id) < 0 && !inFlight.containsKey(id);
     }
 
-    private int readMissing(PageSource source, PageId id, int pageOffset, ByteBuffer dst, Reread reread)
-            throws IOException {
+    private int readMissing(PageSource source, PageId id, int pageOffset, ByteBuffer dst, Reread reread,
+                            LentBytesSink sink) throws IOException {
         while (true) {
             if (!store.accepting()) {
                 CompletableFuture<LentBytes> running = inFlight.get(id);
-                int n = running == null ? -1 : copyShared(await(running), pageOffset, dst);
+                int n = running == null ? -1 : copyShared(await(running), pageOffset, dst, sink);
                 return n >= 0 ? n : readAround(source, id, pageOffset, dst);
             }
             CompletableFuture<LentBytes> mine = new CompletableFuture<>();
             CompletableFuture<LentBytes> running = inFlight.putIfAbsent(id, mine);
             if (running != null) {
                 ufs.sharedFetches.increment();
-                int n = copyShared(await(running), pageOffset, dst);
+                int n = copyShared(await(running), pageOffset, dst, sink);
                 if (n >= 0) {
                     return n;
                 }
@@ -205,7 +208,7 @@ final class PageReader {
                 mine.complete(page);
                 int n;
                 try {
-                    n = copy(page.bytes(), pageOffset, dst);
+                    n = deliver(page, pageOffset, dst, sink);
                 } finally {
                     fillOrStore(id, page, reread, () -> inFlight.remove(id, mine)); // the fill holds the page now
                 }
@@ -228,16 +231,38 @@ final class PageReader {
     }
 
     /**
-     * Copies from a page another reader fetched, under a hold of our own; -1 when there is none
+     * The page's bytes from {@code pageOffset} on, as many as {@code dst} has room for: taken by
+     * {@code sink} (if any) as a holder of their own when they are outside the heap, else copied.
+     */
+    private static int deliver(LentBytes page, int pageOffset, ByteBuffer dst, LentBytesSink sink) {
+        int n = Math.min(dst.remaining(), page.remaining() - pageOffset);
+        if (n <= 0) {
+            return 0;
+        }
+        if (sink != null && page.direct()) {
+            LentBytes range = page.share(pageOffset, n);
+            if (range != null) {
+                if (sink.take(dst, range)) {
+                    dst.position(dst.position() + n);
+                    return n;
+                }
+                range.close();
+            }
+        }
+        return copy(page.bytes(), pageOffset, dst);
+    }
+
+    /**
+     * Delivers from a page another reader fetched, under a hold of our own; -1 when there is none
      * (the fetch found the page stored) or its holders have all let go (it is stored by now, or
      * was dropped): read the store.
      */
-    private static int copyShared(LentBytes page, int pageOffset, ByteBuffer dst) {
+    private static int copyShared(LentBytes page, int pageOffset, ByteBuffer dst, LentBytesSink sink) {
         if (page == null) {
             return -1;
         }
         try (LentBytes held = page.share()) {
-            return held == null ? -1 : copy(held.bytes(), pageOffset, dst);
+            return held == null ? -1 : deliver(held, pageOffset, dst, sink);
         }
     }
 

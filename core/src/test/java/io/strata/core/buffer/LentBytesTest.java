@@ -74,4 +74,30 @@ class LentBytesTest {
         owned.bytes().get();
         assertEquals(4, owned.bytes().remaining());
     }
+
+    @Test
+    void aSharedRangeIsAHolderOfItsOwnOverThoseBytes() {
+        LentBytes view = LentBytes.viewOf(memory, ByteBuffer.allocateDirect(4).put(bytes.duplicate()).flip());
+        memory.release();
+        LentBytes range = view.share(1, 2);
+        assertNotNull(range);
+        assertTrue(range.direct());
+        assertEquals(2, range.remaining());
+        assertEquals(2, range.bytes().get(0));
+        assertEquals(3, range.bytes().get(1));
+        view.close();
+        assertEquals(0, givenBack.get(), "the range still holds the memory");
+        range.close();
+        assertEquals(1, givenBack.get());
+        assertNull(view.share(0, 1), "nothing shared after every holder let go");
+    }
+
+    @Test
+    void aRangeOfOwnedBytesIsASliceWithNothingToGiveBack() {
+        LentBytes owned = LentBytes.owned(bytes);
+        LentBytes range = owned.share(2, 2);
+        assertEquals(3, range.bytes().get(0));
+        assertTrue(!range.direct());
+        assertThrows(IndexOutOfBoundsException.class, () -> owned.share(3, 2));
+    }
 }

@@ -2,6 +2,7 @@ package io.strata.core.cache;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.strata.core.buffer.LentBytes;
+import io.strata.core.buffer.LentBytesSink;
 import io.strata.core.cache.evict.EvictionPolicies;
 import io.strata.core.concurrent.Holders;
 import org.junit.jupiter.api.Test;
@@ -402,5 +403,55 @@ class PageReaderTest {
         ByteBuffer dst = ByteBuffer.allocate(length);
         reader.read(from, "f", "v1", dst, offset);
         return Arrays.copyOf(dst.array(), dst.position());
+    }
+
+    /** A sink that takes what it is offered, recording where in the destination each range belongs. */
+    static final class TakingSink implements LentBytesSink {
+        final List<Integer> positions = new ArrayList<>();
+        final List<LentBytes> taken = new ArrayList<>();
+
+        @Override
+        public boolean take(ByteBuffer dst, LentBytes bytes) {
+            positions.add(dst.position());
+            taken.add(bytes);
+            return true;
+        }
+
+        @Override
+        public void dropFrom(int position) {
+            throw new AssertionError("nothing is read again here");
+        }
+    }
+
+    @Test
+    void aSinkTakesFetchedLentBytesInsteadOfACopyAndHoldsTheirMemoryUntilItLetsGo() throws IOException {
+        LendingSource lending = new LendingSource();
+        TakingSink sink = new TakingSink();
+        ByteBuffer dst = ByteBuffer.allocate(PAGE + 200);
+        int n = reader.read(lending, "f", "v1", dst, PAGE - 100, Reread.SOON, null, sink);
+
+        assertEquals(PAGE + 200, n);
+        assertEquals(List.of(0, 100, 100 + PAGE), sink.positions, "the three pages' bytes taken, each where it belongs");
+        assertArrayEquals(new byte[PAGE + 200], dst.array(), "nothing copied into the destination");
+        byte[] gathered = new byte[PAGE + 200];
+        for (int i = 0; i < sink.taken.size(); i++) {
+            sink.taken.get(i).bytes().get(gathered, sink.positions.get(i), sink.taken.get(i).remaining());
+        }
+        assertArrayEquals(expected(PAGE - 100, PAGE + 200), gathered);
+
+        runFills();
+        assertEquals(0, lending.givenBack.get(), "stored, but the sink still holds the pages");
+        sink.taken.forEach(LentBytes::close);
+        assertEquals(3, lending.givenBack.get());
+        assertArrayEquals(expected(PAGE - 100, PAGE + 200), read(PAGE - 100, PAGE + 200), "and stored");
+    }
+
+    @Test
+    void aSinkIsNotOfferedBytesOnTheHeap() throws IOException {
+        TakingSink sink = new TakingSink();
+        ByteBuffer dst = ByteBuffer.allocate(300);
+        assertEquals(300, reader.read(source, "f", "v1", dst, 50, Reread.SOON, null, sink));
+        assertEquals(List.of(), sink.positions);
+        assertArrayEquals(expected(50, 300), dst.array());
     }
 }

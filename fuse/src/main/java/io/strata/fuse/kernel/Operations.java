@@ -410,7 +410,7 @@ final class Operations {
         ByteBuffer data = out.payload(size);
         int n = 0;
         while (data.hasRemaining()) {
-            int read = fs.read(fh, data, offset + n);
+            int read = fs.read(fh, data, offset + n, out); // bytes lent in memory are sent from there
             if (read <= 0) {
                 break;
             }

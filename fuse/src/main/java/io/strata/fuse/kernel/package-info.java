@@ -10,7 +10,8 @@
  *   <li>{@link io.strata.fuse.kernel.KernelSession}: a fixed pool of worker threads, each with its
  *       own direct buffer (max_write plus headers) that takes a request and then its reply's
  *       payload, reading with read(2) and replying with one writev(2) per reply (header and
- *       payload gathered, never copied together). The pool is made once per mount: libfuse2's pool created and destroyed
+ *       payload gathered, never copied together; a READ's bytes still in a readahead part the S3
+ *       client lent are gathered from there, see {@link io.strata.fuse.kernel.Replies}). The pool is made once per mount: libfuse2's pool created and destroyed
  *       threads under load, each paying a JVM attach.</li>
  *   <li>{@link io.strata.fuse.kernel.Init}: negotiates the minor version (the kernel's, up to
  *       7.38) and the features: async reads and direct I/O, requests of up to 1 MiB (max_pages;
