@@ -128,9 +128,13 @@ final class CrtObjectClient implements S3AsyncClient {
      * GETs longer than a page ({@link #receivesIntoPool}): their bodies land in the direct buffer
      * pool and are lent. A client of their own because a client with a pool takes a slot of a
      * part's size for every response, a 4 KiB GET too, and so would cap all requests in flight at
-     * the pool's slots.
+     * the pool's slots. Null until {@link #openPool} (GETs go to {@link #client} until then) and
+     * after close.
      */
-    private final S3Client pooledClient;
+    private volatile S3Client pooledClient;
+    private final S3ClientOptions pooledOptions;
+    /** Guarded by this: once set, no pooled client is built. */
+    private boolean closed;
     /** The pool's slots lent out: the pool's memory, and the client, must outlive them. */
     private final LentSlots lent = new LentSlots();
     private final URI endpoint;
@@ -151,9 +155,20 @@ final class CrtObjectClient implements S3AsyncClient {
                 .withHandler(() -> crtCredentials(sdkCredentials.resolveCredentials()))
                 .build();
         this.client = new S3Client(clientOptions(options, regionId));
-        this.pooledClient = new S3Client(clientOptions(options, regionId).withDirectBufferPoolOptions(
+        this.pooledOptions = clientOptions(options, regionId).withDirectBufferPoolOptions(
                 S3DirectBufferPoolOptions.elastic(S3Options.crtBufferPoolFloorBytes(options),
-                        S3Options.crtBufferPoolBytes(options))));
+                        S3Options.crtBufferPoolBytes(options)));
+    }
+
+    /**
+     * Builds the client whose GETs land in the pool; its pool allocates and zeroes its first block
+     * now ({@link S3Options#crtBufferPoolFloorBytes}). Apart from the constructor so that the
+     * first requests (a mount's check of its bucket) need not wait for that memory.
+     */
+    synchronized void openPool() {
+        if (!closed && pooledClient == null) {
+            pooledClient = new S3Client(pooledOptions);
+        }
     }
 
     private S3ClientOptions clientOptions(Options options, String regionId) {
@@ -206,8 +221,9 @@ final class CrtObjectClient implements S3AsyncClient {
         }
         CrtGetResponse<T> response = new CrtGetResponse<>(transformer,
                 transformer instanceof ChunkCopying copying && copying.copiesChunks(), PART_SIZE, lent);
-        boolean pooled = receivesIntoPool(request.range());
-        S3MetaRequest meta = (pooled ? pooledClient : client).makeMetaRequest(new S3MetaRequestOptions()
+        S3Client pooledNow = pooledClient;
+        boolean pooled = pooledNow != null && receivesIntoPool(request.range());
+        S3MetaRequest meta = (pooled ? pooledNow : client).makeMetaRequest(new S3MetaRequestOptions()
                 .withMetaRequestType(pooled
                         ? S3MetaRequestOptions.MetaRequestType.GET_OBJECT : S3MetaRequestOptions.MetaRequestType.DEFAULT)
                 .withOperationName("GetObject")
@@ -561,7 +577,15 @@ final class CrtObjectClient implements S3AsyncClient {
                     + " the pool stays open until the process exits", stillLent, CLOSE_WAIT.toSeconds());
             return;
         }
-        pooledClient.close();
+        S3Client pooledNow;
+        synchronized (this) {
+            closed = true;
+            pooledNow = pooledClient;
+            pooledClient = null;
+        }
+        if (pooledNow != null) {
+            pooledNow.close();
+        }
         credentials.close();
         if (tls != null) {
             tls.close();

@@ -67,6 +67,8 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
     static final int SLOWEST_UPLOAD = 1 << 20;
 
     private final CompletableFuture<CrtObjectClient> reads;
+    /** Done once the CRT client's pool was opened, or could not be. */
+    private final CompletableFuture<Void> pool = new CompletableFuture<>();
     private final boolean crtPuts;
     private final long firstByteTimeoutNanos;
     private final ScheduledThreadPoolExecutor watchdogs;
@@ -87,11 +89,22 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         requireNonNull(reads, "reads is null");
         this.reads = new CompletableFuture<>();
         Thread builder = new Thread(() -> {
+            CrtObjectClient built;
             try {
-                this.reads.complete(reads.get());
+                built = reads.get();
+                this.reads.complete(built);
             } catch (RuntimeException | Error e) {
                 log.warn("the CRT S3 client is unavailable, object reads go through Netty: {}", e.toString());
                 this.reads.completeExceptionally(e);
+                this.pool.complete(null);
+                return;
+            }
+            try {
+                built.openPool(); // after the client is ready: the first requests need not wait for the pool's memory
+            } catch (RuntimeException | Error e) {
+                log.warn("the S3 client's buffer pool is unavailable, readahead parts are copied: {}", e.toString());
+            } finally {
+                this.pool.complete(null);
             }
         }, "strata-s3-crt-start");
         builder.setDaemon(true);
@@ -267,8 +280,9 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         return done;
     }
 
-    /** Waits until the CRT client is built or failed to be; true if it is there. For tests. */
+    /** Waits until the CRT client and its pool are built or failed to be; true if the client is there. For tests. */
     boolean awaitCrtClient() {
+        pool.join();
         return reads.handle((built, failure) -> built != null).join();
     }
 
