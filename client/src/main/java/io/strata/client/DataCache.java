@@ -1,7 +1,7 @@
 package io.strata.client;
 
-import io.strata.core.buffer.LentBytesSink;
 import io.strata.core.buffer.LentBytes;
+import io.strata.core.buffer.LentBytesSink;
 import io.strata.core.cache.PageCache;
 import io.strata.core.cache.PageId;
 import io.strata.core.cache.PageRegions;

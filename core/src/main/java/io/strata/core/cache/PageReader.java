@@ -33,9 +33,9 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>A fetched page may be memory the S3 client lends ({@link LentBytes}): the reader holds it
  * while it copies (or while its {@link LentBytesSink} takes a hold of its own instead), then hands
- * it to the fill, which lets go once the page is stored and out of the
- * in-flight table. A reader that joins a fetch takes a hold of its own before copying, and reads
- * the store instead when every holder has let go already (the page is stored, or was dropped).
+ * it to the fill, which lets go once the page is stored and out of the in-flight table. A reader
+ * that joins a fetch takes a hold of its own before copying, and reads the store instead when
+ * every holder has let go already (the page is stored, or was dropped).
  */
 final class PageReader {
     /** How much of a short page's rest is asked for before a whole page is allocated for it. */

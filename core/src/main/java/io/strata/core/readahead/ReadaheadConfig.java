@@ -67,8 +67,8 @@ public record ReadaheadConfig(long maxReadahead, boolean prefetch, long bufferSi
 
     /**
      * The first window of a session that starts at a file's first byte: a part, never above the
-     * maximum. A reader that stops early (a {@code head}) leaves at most this much unread, and its
-     * close cancels what is still in flight.
+     * maximum. Its top-up ends on the part grid, so a reader that stops early (a {@code head})
+     * leaves less than two parts unread, and its close cancels what is still in flight.
      */
     long startWindow() {
         return Math.min(partSize, maxReadahead);
