@@ -221,15 +221,6 @@ final class PageReader {
         }
     }
 
-    private static int copy(ByteBuffer page, int pageOffset, ByteBuffer dst) {
-        int n = Math.min(dst.remaining(), page.remaining() - pageOffset);
-        if (n <= 0) {
-            return 0;
-        }
-        dst.put(page.duplicate().position(page.position() + pageOffset).limit(page.position() + pageOffset + n));
-        return n;
-    }
-
     /**
      * The page's bytes from {@code pageOffset} on, as many as {@code dst} has room for: taken by
      * {@code sink} (if any) as a holder of their own when they are outside the heap, else copied.
@@ -249,7 +240,9 @@ final class PageReader {
                 range.close();
             }
         }
-        return copy(page.bytes(), pageOffset, dst);
+        ByteBuffer bytes = page.bytes();
+        dst.put(bytes.slice(bytes.position() + pageOffset, n));
+        return n;
     }
 
     /**

@@ -87,12 +87,12 @@ final class Replies implements LentBytesSink {
 
     /** Sends what was put after {@link #begin()}. */
     void send(Request request) {
-        write(request.unique(), 0, head.position(), 0, 0);
+        write(request.unique(), 0, head.position(), 0);
     }
 
     /** Sends the fixed part put after {@link #begin()} followed by the payload's first {@code length} bytes. */
     void sendWithPayload(Request request, int length) {
-        write(request.unique(), 0, head.position(), payloadAddress, length);
+        write(request.unique(), 0, head.position(), length);
     }
 
     /**
@@ -101,15 +101,7 @@ final class Replies implements LentBytesSink {
      */
     void sendPayload(Request request, int length) {
         head.clear();
-        if (kept.isEmpty()) {
-            write(request.unique(), 0, OUT_HEADER_SIZE, payloadAddress, length);
-            return;
-        }
-        try {
-            writeGathered(request.unique(), length);
-        } finally {
-            releaseKept();
-        }
+        write(request.unique(), 0, OUT_HEADER_SIZE, length);
     }
 
     /** A lent range of a payload: {@code bytes} stand for the payload's bytes from {@code position} on. */
@@ -179,7 +171,7 @@ final class Replies implements LentBytesSink {
 
     void error(Request request, int errno) {
         head.clear();
-        write(request.unique(), -errno, OUT_HEADER_SIZE, 0, 0);
+        write(request.unique(), -errno, OUT_HEADER_SIZE, 0);
     }
 
     int lastErrno() {
@@ -195,43 +187,39 @@ final class Replies implements LentBytesSink {
         return lastSpliced;
     }
 
-    private void write(long unique, int error, int headLength, long payloadAddress, int payloadLength) {
-        releaseKept(); // a reply that is not the payload's (an error after some bytes were taken) leaves them
+    /**
+     * Sends the header and fixed part ({@code headLength} bytes) and the payload's first {@code
+     * payloadLength} bytes, the ranges it took lent from where they are and the rest from the
+     * payload buffer; then lets go of every range taken (a reply that carries none of them, an
+     * error after some were taken, leaves them too).
+     */
+    private void write(long unique, int error, int headLength, int payloadLength) {
         lastErrno = -error;
         lastPayload = payloadLength;
         lastSpliced = false;
-        putHeader(unique, error, headLength + payloadLength);
-        int count = putIovec(0, headAddress, headLength);
-        if (payloadLength > 0) {
-            count = putIovec(count, payloadAddress, payloadLength);
-        }
-        writev(count, headLength + payloadLength, error);
-    }
-
-    /** Sends the header and the payload's first {@code length} bytes, the kept ranges from where they are. */
-    private void writeGathered(long unique, int length) {
-        lastErrno = 0;
-        lastPayload = length;
-        lastSpliced = false;
-        putHeader(unique, 0, OUT_HEADER_SIZE + length);
-        int count = putIovec(0, headAddress, OUT_HEADER_SIZE);
-        int at = 0;
-        for (Kept range : kept) {
-            if (range.position() >= length) {
-                break;
+        try {
+            putHeader(unique, error, headLength + payloadLength);
+            int count = putIovec(0, headAddress, headLength);
+            int at = 0;
+            for (Kept range : kept) {
+                if (range.position() >= payloadLength) {
+                    break;
+                }
+                if (range.position() > at) {
+                    count = putIovec(count, payloadAddress + at, range.position() - at);
+                }
+                ByteBuffer bytes = range.bytes().bytes();
+                int n = Math.min(bytes.remaining(), payloadLength - range.position());
+                count = putIovec(count, FuseDevice.address(bytes) + bytes.position(), n);
+                at = range.position() + n;
             }
-            if (range.position() > at) {
-                count = putIovec(count, payloadAddress + at, range.position() - at);
+            if (at < payloadLength) {
+                count = putIovec(count, payloadAddress + at, payloadLength - at);
             }
-            ByteBuffer bytes = range.bytes().bytes();
-            int n = Math.min(bytes.remaining(), length - range.position());
-            count = putIovec(count, FuseDevice.address(bytes) + bytes.position(), n);
-            at = range.position() + n;
+            writev(count, headLength + payloadLength, error);
+        } finally {
+            releaseKept();
         }
-        if (at < length) {
-            count = putIovec(count, payloadAddress + at, length - at);
-        }
-        writev(count, OUT_HEADER_SIZE + length, 0);
     }
 
     private int putIovec(int index, long address, long length) {

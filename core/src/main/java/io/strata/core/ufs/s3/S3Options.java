@@ -210,7 +210,7 @@ public final class S3Options implements OptionGroup {
      * first GET that needs it, that stalled the first read of a stream by ~100 ms, and again after
      * each idle spell (the client frees unused blocks above this floor when idle).
      */
-    public static long crtBufferPoolFloorBytes(Options options) {
+    static long crtBufferPoolFloorBytes(Options options) {
         return Math.min(CRT_POOL_BLOCK_SLOTS * (long) ReadaheadConfig.DEFAULT_PART_SIZE, crtBufferPoolBytes(options));
     }
 
