@@ -571,7 +571,8 @@ final class CacheDir {
     }
 
     /**
-     * Writes a page file through an aligned staging buffer: the page's bytes first, after the
+     * Writes a page file, from where its bytes are when they are aligned for a direct write, else
+     * through an aligned staging buffer: the page's bytes first, after the
      * header's room, a stage at a time, each checksummed as it is written (from the stage, which
      * the JDK checksums in place), then the header, which holds those checksums. {@code direct} writes with
      * {@code O_DIRECT}: the disk takes the bytes from the stage, and the kernel neither copies them
@@ -590,10 +591,10 @@ final class CacheDir {
                 : Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         try (FileChannel out = FileChannel.open(tmp, options)) {
             ByteBuffer d = data.duplicate();
-            long at = headerLength;
-            if (direct) {
-                at = writeInPlace(out, d, at, sums);
+            if (direct && writeWholeInPlace(out, id, headerLength, d, chunk, sums, stage)) {
+                return;
             }
+            long at = headerLength;
             while (d.hasRemaining()) {
                 stage.clear();
                 moveInto(stage, d);
@@ -613,28 +614,44 @@ final class CacheDir {
     }
 
     /**
-     * Writes {@code data}'s whole aligned blocks with {@code O_DIRECT} from where they are, without
-     * the stage, when their memory is aligned for it: a readahead part the S3 client lent, in a
-     * pool that {@code bin/strata} has the JVM page-align ({@code -Dsun.nio.PageAlignDirectMemory}).
-     * Copying each page into the stage was a quarter of the fills' CPU in a cold read of 1 GiB
-     * (docs/PERFORMANCE.md, forty-sixth round). Checksums the blocks as it goes; leaves the rest of
-     * {@code data} (a short tail, or all of it from memory not so aligned) for the stage. Returns
-     * the position after what it wrote.
+     * Writes a whole page file with one gathering {@code O_DIRECT} write, when {@code data} lies in
+     * memory aligned for it (a readahead part the S3 client lent, in a pool that {@code bin/strata}
+     * has the JVM page-align, {@code -Dsun.nio.PageAlignDirectMemory}): the header and the data's
+     * tail from the stage, the data's whole blocks from where they are, uncopied (copying each page
+     * into the stage was a quarter of the fills' CPU in a cold read of 1 GiB, docs/PERFORMANCE.md,
+     * forty-sixth round). The checksums, which the header holds, are taken first. A header written
+     * on its own cost a second system call and a second wait on the disk per page (forty-eighth
+     * round). False, having written nothing, when {@code data} is not so aligned.
      */
-    private static long writeInPlace(FileChannel out, ByteBuffer data, long position, PageFile.ChunkSums sums)
-            throws IOException {
-        int whole = data.remaining() / PageFile.ALIGNMENT * PageFile.ALIGNMENT;
-        if (whole == 0 || !data.isDirect() || data.alignmentOffset(data.position(), PageFile.ALIGNMENT) != 0) {
-            return position;
+    private static boolean writeWholeInPlace(FileChannel out, PageId id, int headerLength, ByteBuffer data,
+            int chunk, PageFile.ChunkSums sums, ByteBuffer stage) throws IOException {
+        int dataLength = data.remaining();
+        int whole = dataLength / PageFile.ALIGNMENT * PageFile.ALIGNMENT;
+        int tail = dataLength - whole;
+        if (whole == 0 || !data.isDirect() || data.alignmentOffset(data.position(), PageFile.ALIGNMENT) != 0
+                || headerLength + PageFile.aligned(tail) > stage.capacity()) {
+            return false;
         }
         ByteBuffer blocks = data.slice(data.position(), whole);
+        ByteBuffer tailBytes = data.slice(data.position() + whole, tail);
         sums.update(blocks);
-        long at = position;
-        while (blocks.hasRemaining()) {
-            at += out.write(blocks, at);
+        sums.update(tailBytes);
+        int paddedTail = PageFile.aligned(tail);
+        stage.clear();
+        stage.put(PageFile.header(id, dataLength, chunk, sums.finish()))
+                .put(tailBytes)
+                .put(ZEROS.duplicate().limit(paddedTail - tail));
+        ByteBuffer[] file = paddedTail == 0
+                ? new ByteBuffer[] {stage.slice(0, headerLength), blocks}
+                : new ByteBuffer[] {stage.slice(0, headerLength), blocks, stage.slice(headerLength, paddedTail)};
+        long left = (long) headerLength + whole + paddedTail;
+        while (left > 0) {
+            left -= out.write(file);
         }
-        data.position(data.position() + whole);
-        return at;
+        if (paddedTail != tail) {
+            out.truncate((long) headerLength + dataLength);
+        }
+        return true;
     }
 
     /**
@@ -820,8 +837,22 @@ final class CacheDir {
                 + id.pageSize() + SUFFIX);
     }
 
-    /** What a page file's name takes from its page id's file. */
-    private record FileVersion(String fileKey, String version) {}
+    /**
+     * What a page file's name takes from its page id's file. Its {@code equals} and {@code hashCode}
+     * are written out for the reason {@link PageId}'s are: a record's own are linked at their first
+     * call in each JVM, on a fresh mount's first fills.
+     */
+    private record FileVersion(String fileKey, String version) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof FileVersion other && fileKey.equals(other.fileKey) && version.equals(other.version);
+        }
+
+        @Override
+        public int hashCode() {
+            return fileKey.hashCode() * 31 + version.hashCode();
+        }
+    }
 
     /** 32 hex digits of the SHA-256 of a file key and a version, each ended by a zero byte. */
     private static String fileDigest(FileVersion file) {
