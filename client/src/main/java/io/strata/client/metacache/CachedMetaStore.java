@@ -3,6 +3,7 @@ package io.strata.client.metacache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Policy;
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import io.strata.core.fs.FsException;
@@ -46,9 +47,9 @@ import static java.util.Objects.requireNonNull;
  * expiry (a second find or ls -R, a build walking its tree) reads nothing from the engine. It
  * answers lookups of the names it holds; a name it lacks is looked up as any other, so another
  * client's new name shows to a lookup within the negative expiry, as without it. Every change to a
- * directory's names (create, link, unlink, rmdir, rename, a merged under-storage listing) also
- * forgets the directory's inode, and that forget drops its listing. Pages of larger directories
- * warm a lookup entry per name.
+ * directory's names (create, link, unlink, rmdir, rename, a merged under-storage listing) drops
+ * its listing; a create brings the directory's cached inode along (new times, a subdirectory's
+ * link), the other changes forget it. Pages of larger directories warm a lookup entry per name.
  *
  * <p>A listing read with its inodes (readdirPlus) keeps them in the same entry, trusted until this
  * client's next change of any kind, since a listing cannot tell which of its inodes a change
@@ -502,7 +503,7 @@ public final class CachedMetaStore implements MetaStore {
         long changed = changed(stamp);
         remember(new Dentry(parent, name, created.ino(), created.type()), changed);
         remember(created, changed);
-        forgetInode(parent); // after remembering: a forget of its own would stop those
+        touched(parent, created.isDirectory() ? 1 : 0, spec.timeNs(), changed);
         return created;
     }
 
@@ -730,6 +731,32 @@ public final class CachedMetaStore implements MetaStore {
      */
     private void put(Key key, Object value, long stamp) {
         cache.asMap().compute(key, (k, old) -> forgets.get() == stamp ? value : null);
+    }
+
+    /**
+     * Brings a directory's cached inode along a change that added a name to it, as {@link
+     * MetaStore#create}'s contract has it: mtime and ctime {@code timeNs}, nlink up by {@code
+     * nlinkDelta} (a new subdirectory's ".."); drops its listing. The inode keeps the expiry it had
+     * left: its other fields are as old as they were, and another client's change to them shows no
+     * later than it would have. Forgotten instead when another change came during this one ({@code
+     * stamp} {@link #STALE}), as the last one to reach the engine cannot be told. Forgetting it
+     * always cost every create in a directory a miss: the kernel checks the directory's permissions
+     * before the next name in it and asks for its attributes, which a create left stale there
+     * (docs/PERFORMANCE.md, forty-eighth round).
+     */
+    private void touched(long dir, int nlinkDelta, long timeNs, long stamp) {
+        if (stamp == STALE) {
+            forgetInode(dir);
+            return;
+        }
+        cache.invalidate(new ListingKey(dir)); // pending puts of it stopped at the change's forget count
+        InodeKey key = new InodeKey(dir);
+        Policy.VarExpiration<Key, Object> expiry = cache.policy().expireVariably().orElseThrow();
+        expiry.getExpiresAfter(key).ifPresent(left -> expiry.compute(key,
+                (k, old) -> forgets.get() == stamp && old instanceof Inode inode
+                        ? inode.withTimes(inode.atimeNs(), timeNs, timeNs).withNlink(inode.nlink() + nlinkDelta)
+                        : null,
+                left));
     }
 
     private void forgetInode(long ino) {

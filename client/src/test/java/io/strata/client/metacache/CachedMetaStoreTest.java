@@ -238,6 +238,37 @@ class CachedMetaStoreTest {
     }
 
     @Test
+    void aCreateLeavesItsDirectoryCachedWithTheNewTimesAndLink() throws IOException {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        first.getInode(dir.ino());
+        long misses = first.cacheStats().missCount();
+
+        first.create(dir.ino(), "f", NewInode.file(0644, 0, 0, 5));
+        first.create(dir.ino(), "sub", NewInode.directory(0755, 0, 0, 7));
+
+        Inode cached = first.getInode(dir.ino());
+        assertThat(first.cacheStats().missCount()).isEqualTo(misses);
+        assertThat(cached).isEqualTo(shared.getInode(dir.ino()));
+        assertThat(cached.mtimeNs()).isEqualTo(7);
+        assertThat(cached.ctimeNs()).isEqualTo(7);
+        assertThat(cached.nlink()).isEqualTo(3);
+    }
+
+    @Test
+    void aDirectoryACreateBroughtAlongKeepsTheExpiryItHadLeft() throws IOException {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        assertThat(first.getInode(dir.ino()).mode()).isEqualTo(0755);
+        advance(EXPIRE.dividedBy(2));
+        second.setAttr(dir.ino(), SetAttr.mode(0700, 2)); // another client's change, not seen yet
+
+        first.create(dir.ino(), "f", NewInode.file(0644, 0, 0, 3));
+        assertThat(first.getInode(dir.ino()).mode()).isEqualTo(0755);
+
+        advance(EXPIRE.dividedBy(2).plusMillis(1));
+        assertThat(first.getInode(dir.ino()).mode()).isEqualTo(0700);
+    }
+
+    @Test
     void negativeLookupsExpireSoonerThanPositiveOnes() throws IOException {
         assertThat(second.lookup(Inode.ROOT, "late")).isEmpty();
         first.create(Inode.ROOT, "late", NewInode.file(0644, 0, 0, 1));
