@@ -493,6 +493,7 @@ public final class CachedMetaStore implements MetaStore {
     @Override
     public Inode create(long parent, String name, io.strata.meta.NewInode spec) throws IOException {
         long stamp = forgets.get();
+        Object parentBefore = cache.policy().getIfPresentQuietly(new InodeKey(parent));
         Inode created;
         try {
             created = store.create(parent, name, spec);
@@ -503,7 +504,7 @@ public final class CachedMetaStore implements MetaStore {
         long changed = changed(stamp);
         remember(new Dentry(parent, name, created.ino(), created.type()), changed);
         remember(created, changed);
-        touched(parent, created.isDirectory() ? 1 : 0, spec.timeNs(), changed);
+        touched(parent, parentBefore, created.isDirectory() ? 1 : 0, spec.timeNs(), changed);
         return created;
     }
 
@@ -738,25 +739,27 @@ public final class CachedMetaStore implements MetaStore {
      * MetaStore#create}'s contract has it: mtime and ctime {@code timeNs}, nlink up by {@code
      * nlinkDelta} (a new subdirectory's ".."); drops its listing. The inode keeps the expiry it had
      * left: its other fields are as old as they were, and another client's change to them shows no
-     * later than it would have. Forgotten instead when another change came during this one ({@code
-     * stamp} {@link #STALE}), as the last one to reach the engine cannot be told. Forgetting it
+     * later than it would have. Only the inode cached before the change ({@code before}, the same
+     * object) is brought along: one put since may hold the change already (applied twice, a
+     * subdirectory's link would count twice) or not (a read that began before it), so it is dropped
+     * instead; with nothing cached before, or when another change came during this one ({@code
+     * stamp} {@link #STALE}), the inode is forgotten as after any other change: a miss, never a
+     * stale hit. Forgetting it
      * always cost every create in a directory a miss: the kernel checks the directory's permissions
      * before the next name in it and asks for its attributes, which a create left stale there
      * (docs/PERFORMANCE.md, forty-eighth round).
      */
-    private void touched(long dir, int nlinkDelta, long timeNs, long stamp) {
-        if (stamp == STALE) {
+    private void touched(long dir, Object before, int nlinkDelta, long timeNs, long stamp) {
+        if (stamp == STALE || !(before instanceof Inode inode)) {
             forgetInode(dir);
             return;
         }
         cache.invalidate(new ListingKey(dir)); // pending puts of it stopped at the change's forget count
+        Inode after = inode.withTimes(inode.atimeNs(), timeNs, timeNs).withNlink(inode.nlink() + nlinkDelta);
         InodeKey key = new InodeKey(dir);
         Policy.VarExpiration<Key, Object> expiry = cache.policy().expireVariably().orElseThrow();
         expiry.getExpiresAfter(key).ifPresent(left -> expiry.compute(key,
-                (k, old) -> forgets.get() == stamp && old instanceof Inode inode
-                        ? inode.withTimes(inode.atimeNs(), timeNs, timeNs).withNlink(inode.nlink() + nlinkDelta)
-                        : null,
-                left));
+                (k, old) -> old == before && forgets.get() == stamp ? after : null, left));
     }
 
     private void forgetInode(long ino) {

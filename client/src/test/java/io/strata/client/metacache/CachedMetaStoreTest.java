@@ -165,6 +165,23 @@ class CachedMetaStoreTest {
         }
     }
 
+    @Test
+    void aDirectoryReadAgainWhileASubdirectoryWasMadeInItCountsTheNewLinkOnce() throws Exception {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        try (HeldCall held = new HeldCall("create")) {
+            assertThat(held.cached.getInode(dir.ino()).nlink()).isEqualTo(2);
+            CompletableFuture<Inode> making = held.start(
+                    cached -> cached.create(dir.ino(), "sub", NewInode.directory(0755, 0, 0, 2)));
+            held.awaitEngineAnswered(); // made in the engine; the maker has not come back to the cache
+            held.cached.readdirPlus(Inode.ROOT, null, 100); // refreshes the directory's cached inode, link counted
+            held.release();
+            making.get(5, TimeUnit.SECONDS);
+
+            assertThat(held.cached.getInode(dir.ino())).isEqualTo(shared.getInode(dir.ino()));
+            assertThat(held.cached.getInode(dir.ino()).nlink()).isEqualTo(3);
+        }
+    }
+
     /**
      * A client over the shared engine whose first call of one method is held between the
      * engine's answer and its return, so another call can be made in that window. The engine is real;
