@@ -744,10 +744,9 @@ public final class CachedMetaStore implements MetaStore {
      * subdirectory's link would count twice) or not (a read that began before it), so it is dropped
      * instead; with nothing cached before, or when another change came during this one ({@code
      * stamp} {@link #STALE}), the inode is forgotten as after any other change: a miss, never a
-     * stale hit. Forgetting it
-     * always cost every create in a directory a miss: the kernel checks the directory's permissions
-     * before the next name in it and asks for its attributes, which a create left stale there
-     * (docs/PERFORMANCE.md, forty-eighth round).
+     * stale hit. Forgetting it always cost every create in a directory a miss: the kernel checks
+     * the directory's permissions before the next name in it and asks for its attributes, which a
+     * create left stale there (docs/PERFORMANCE.md, forty-eighth round).
      */
     private void touched(long dir, Object before, int nlinkDelta, long timeNs, long stamp) {
         if (stamp == STALE || !(before instanceof Inode inode)) {
