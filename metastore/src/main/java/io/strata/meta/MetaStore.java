@@ -101,14 +101,15 @@ public interface MetaStore extends AutoCloseable {
     /**
      * Removes a non-directory name. The inode's nlink drops by one and its ctime becomes
      * {@code nowNs}; at nlink 0 the inode and its xattrs are deleted. If the removed name was the
-     * primary link and other names remain, the primary link moves to one of them. EISDIR for a
-     * directory.
+     * primary link and other names remain, the primary link moves to one of them. The parent's
+     * mtime and ctime become {@code nowNs}. EISDIR for a directory.
      */
     RemovedLink unlink(long parent, String name, long nowNs) throws IOException;
 
     /**
      * Removes an empty directory: its inode and xattrs are deleted, the parent's nlink drops by
-     * one. ENOTEMPTY if it has entries, ENOTDIR if it is not a directory.
+     * one and its mtime and ctime become {@code nowNs}. ENOTEMPTY if it has entries, ENOTDIR if
+     * it is not a directory.
      */
     Inode rmdir(long parent, String name, long nowNs) throws IOException;
 

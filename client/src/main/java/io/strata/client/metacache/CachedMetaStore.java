@@ -48,8 +48,9 @@ import static java.util.Objects.requireNonNull;
  * answers lookups of the names it holds; a name it lacks is looked up as any other, so another
  * client's new name shows to a lookup within the negative expiry, as without it. Every change to a
  * directory's names (create, link, unlink, rmdir, rename, a merged under-storage listing) drops
- * its listing; a create brings the directory's cached inode along (new times, a subdirectory's
- * link), the other changes forget it. Pages of larger directories warm a lookup entry per name.
+ * its listing; a create, link, unlink or rmdir brings the directory's cached inode along (new
+ * times, a subdirectory's link), a rename forgets both directories' inodes. Pages of larger
+ * directories warm a lookup entry per name.
  *
  * <p>A listing read with its inodes (readdirPlus) keeps them in the same entry, trusted until this
  * client's next change of any kind, since a listing cannot tell which of its inodes a change
@@ -493,7 +494,7 @@ public final class CachedMetaStore implements MetaStore {
     @Override
     public Inode create(long parent, String name, io.strata.meta.NewInode spec) throws IOException {
         long stamp = forgets.get();
-        Object parentBefore = cache.policy().getIfPresentQuietly(new InodeKey(parent));
+        Inode parentBefore = cachedInode(parent);
         Inode created;
         try {
             created = store.create(parent, name, spec);
@@ -511,6 +512,7 @@ public final class CachedMetaStore implements MetaStore {
     @Override
     public Inode link(long ino, long parent, String name, long nowNs) throws IOException {
         long stamp = forgets.get();
+        Inode parentBefore = cachedInode(parent);
         Inode linked;
         try {
             linked = store.link(ino, parent, name, nowNs);
@@ -522,33 +524,39 @@ public final class CachedMetaStore implements MetaStore {
         long changed = changed(stamp);
         remember(new Dentry(parent, name, linked.ino(), linked.type()), changed);
         remember(linked, changed);
-        forgetInode(parent);
+        touched(parent, parentBefore, 0, nowNs, changed);
         return linked;
     }
 
     @Override
     public RemovedLink unlink(long parent, String name, long nowNs) throws IOException {
         long stamp = forgets.get();
+        Inode parentBefore = cachedInode(parent);
+        RemovedLink removed;
         try {
-            RemovedLink removed = store.unlink(parent, name, nowNs);
-            afterRemoval(removed.inode(), removed.deleted(), changed(stamp));
-            return removed;
-        } finally {
-            forgetEntry(parent, name);
-            forgetInode(parent);
+            removed = store.unlink(parent, name, nowNs);
+        } catch (IOException | RuntimeException e) {
+            forgetRefused(parent, name);
+            throw e;
         }
+        afterRemoval(removed.inode(), removed.deleted(), nameRemoved(parent, name, parentBefore, 0, nowNs, stamp));
+        return removed;
     }
 
     @Override
     public Inode rmdir(long parent, String name, long nowNs) throws IOException {
+        long stamp = forgets.get();
+        Inode parentBefore = cachedInode(parent);
+        Inode removed;
         try {
-            Inode removed = store.rmdir(parent, name, nowNs);
-            forgetInode(removed.ino());
-            return removed;
-        } finally {
-            forgetEntry(parent, name);
-            forgetInode(parent);
+            removed = store.rmdir(parent, name, nowNs);
+        } catch (IOException | RuntimeException e) {
+            forgetRefused(parent, name);
+            throw e;
         }
+        nameRemoved(parent, name, parentBefore, -1, nowNs, stamp); // the removed directory's ".." goes
+        forgetInode(removed.ino());
+        return removed;
     }
 
     @Override
@@ -571,14 +579,27 @@ public final class CachedMetaStore implements MetaStore {
     }
 
     /**
-     * After the engine refused to make {@code name} in {@code parent}: its answer may contradict
-     * what is cached (EEXIST for a name cached as absent, when another thread of this client
-     * made it and has not yet come back to remember it; ENOENT or ENOTDIR for a parent cached
-     * as a directory), so both go and the next lookup asks the engine.
+     * After the engine refused to make or remove {@code name} in {@code parent}: its answer may
+     * contradict what is cached (EEXIST for a name cached as absent, when another thread of this
+     * client made it and has not yet come back to remember it; ENOENT for a name cached as present
+     * that another thread removed; ENOTDIR for a parent cached as a directory), so both go and the
+     * next lookup asks the engine.
      */
     private void forgetRefused(long parent, String name) {
         forgetEntry(parent, name);
         forgetInode(parent);
+    }
+
+    /**
+     * After the engine removed {@code name} from {@code parent} in a call that began at {@code
+     * stamp}: the name goes and the directory is brought along ({@link #touched}); returns the
+     * change's own stamp.
+     */
+    private long nameRemoved(long parent, String name, Inode parentBefore, int nlinkDelta, long nowNs, long stamp) {
+        long changed = changed(stamp);
+        cache.invalidate(new EntryKey(parent, name)); // changed(stamp) counted as its forget
+        touched(parent, parentBefore, nlinkDelta, nowNs, changed);
+        return changed;
     }
 
     private void afterRemoval(Inode inode, boolean deleted, long stamp) {
@@ -735,26 +756,28 @@ public final class CachedMetaStore implements MetaStore {
     }
 
     /**
-     * Brings a directory's cached inode along a change that added a name to it, as {@link
-     * MetaStore#create}'s contract has it: mtime and ctime {@code timeNs}, nlink up by {@code
-     * nlinkDelta} (a new subdirectory's ".."); drops its listing. The inode keeps the expiry it had
-     * left: its other fields are as old as they were, and another client's change to them shows no
-     * later than it would have. Only the inode cached before the change ({@code before}, the same
-     * object) is brought along: one put since may hold the change already (applied twice, a
-     * subdirectory's link would count twice) or not (a read that began before it), so it is dropped
-     * instead; with nothing cached before, or when another change came during this one ({@code
-     * stamp} {@link #STALE}), the inode is forgotten as after any other change: a miss, never a
-     * stale hit. Forgetting it always cost every create in a directory a miss: the kernel checks
-     * the directory's permissions before the next name in it and asks for its attributes, which a
-     * create left stale there (docs/PERFORMANCE.md, forty-eighth round).
+     * Brings a directory's cached inode along a change that added or removed one of its names, as
+     * the contracts of {@link MetaStore#create}, {@link MetaStore#link}, {@link MetaStore#unlink}
+     * and {@link MetaStore#rmdir} have it: mtime and ctime {@code timeNs}, nlink changed by {@code
+     * nlinkDelta} (the ".." of a subdirectory made or removed); drops its listing. The inode keeps
+     * the expiry it had left: its other fields are as old as they were, and another client's change
+     * to them shows no later than it would have. Only the inode cached before the change ({@code
+     * before}, the same object) is brought along: one put since may hold the change already
+     * (applied twice, a subdirectory's link would count twice) or not (a read that began before
+     * it), so it is dropped instead; with nothing cached before, or when another change came during
+     * this one ({@code stamp} {@link #STALE}), the inode is forgotten as after any other change: a
+     * miss, never a stale hit. Forgetting it always cost every create or removal in a directory a miss: the
+     * kernel checks the directory's permissions before the next name in it and asks for its
+     * attributes, which the change left stale there (docs/PERFORMANCE.md, forty-eighth and
+     * forty-ninth rounds).
      */
-    private void touched(long dir, Object before, int nlinkDelta, long timeNs, long stamp) {
-        if (stamp == STALE || !(before instanceof Inode inode)) {
+    private void touched(long dir, Inode before, int nlinkDelta, long timeNs, long stamp) {
+        if (stamp == STALE || before == null) {
             forgetInode(dir);
             return;
         }
         cache.invalidate(new ListingKey(dir)); // pending puts of it stopped at the change's forget count
-        Inode after = inode.withTimes(inode.atimeNs(), timeNs, timeNs).withNlink(inode.nlink() + nlinkDelta);
+        Inode after = before.withTimes(before.atimeNs(), timeNs, timeNs).withNlink(before.nlink() + nlinkDelta);
         InodeKey key = new InodeKey(dir);
         Policy.VarExpiration<Key, Object> expiry = cache.policy().expireVariably().orElseThrow();
         expiry.getExpiresAfter(key).ifPresent(left -> expiry.compute(key,

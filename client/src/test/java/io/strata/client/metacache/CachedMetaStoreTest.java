@@ -272,6 +272,66 @@ class CachedMetaStoreTest {
     }
 
     @Test
+    void removalsAndLinksLeaveTheirDirectoryCachedWithTheNewTimesAndLink() throws IOException {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        Inode file = first.create(dir.ino(), "f", NewInode.file(0644, 0, 0, 2));
+        first.create(dir.ino(), "g", NewInode.file(0644, 0, 0, 3));
+        first.create(dir.ino(), "sub", NewInode.directory(0755, 0, 0, 4));
+        first.getInode(dir.ino());
+        long misses = first.cacheStats().missCount();
+
+        first.link(file.ino(), dir.ino(), "f2", 5);
+        assertThat(first.getInode(dir.ino()).mtimeNs()).isEqualTo(5);
+        first.unlink(dir.ino(), "g", 6);
+        assertThat(first.getInode(dir.ino()).ctimeNs()).isEqualTo(6);
+        first.rmdir(dir.ino(), "sub", 7);
+
+        Inode cached = first.getInode(dir.ino());
+        assertThat(first.cacheStats().missCount()).isEqualTo(misses);
+        assertThat(cached).isEqualTo(shared.getInode(dir.ino()));
+        assertThat(cached.mtimeNs()).isEqualTo(7);
+        assertThat(cached.ctimeNs()).isEqualTo(7);
+        assertThat(cached.nlink()).isEqualTo(2);
+        assertThat(first.lookup(dir.ino(), "g")).isEmpty();
+        assertThat(first.lookup(dir.ino(), "sub")).isEmpty();
+    }
+
+    @Test
+    void anUnlinkTheEngineRefusesForgetsTheNameAndItsDirectory() throws IOException {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        first.create(dir.ino(), "f", NewInode.file(0644, 0, 0, 2));
+        assertThat(first.lookup(dir.ino(), "f")).isPresent();
+        first.getInode(dir.ino());
+        second.unlink(dir.ino(), "f", 3); // another client's removal, not seen yet
+
+        assertThatThrownBy(() -> first.unlink(dir.ino(), "f", 4))
+                .isInstanceOfSatisfying(FsException.class, e -> assertThat(e.error()).isEqualTo(FsError.ENOENT));
+
+        assertThat(first.lookup(dir.ino(), "f")).isEmpty();
+        assertThat(first.getInode(dir.ino())).isEqualTo(shared.getInode(dir.ino()));
+    }
+
+    @Test
+    void aDirectoryReadAgainWhileASubdirectoryWasRemovedFromItKeepsWhatThatReadSaw() throws Exception {
+        Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
+        first.create(dir.ino(), "sub", NewInode.directory(0755, 0, 0, 2));
+        try (HeldCall held = new HeldCall("rmdir")) {
+            assertThat(held.cached.getInode(dir.ino()).nlink()).isEqualTo(3);
+            CompletableFuture<Inode> removing = held.start(cached -> cached.rmdir(dir.ino(), "sub", 3));
+            held.awaitEngineAnswered(); // removed in the engine; the remover has not come back to the cache
+            second.setAttr(dir.ino(), SetAttr.mode(0700, 4)); // another client's change
+            held.cached.readdirPlus(Inode.ROOT, null, 100); // refreshes the directory's cached inode
+            held.release();
+            removing.get(5, TimeUnit.SECONDS);
+
+            Inode cached = held.cached.getInode(dir.ino());
+            assertThat(cached).isEqualTo(shared.getInode(dir.ino()));
+            assertThat(cached.mode()).isEqualTo(0700);
+            assertThat(cached.nlink()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void aDirectoryACreateBroughtAlongKeepsTheExpiryItHadLeft() throws IOException {
         Inode dir = first.create(Inode.ROOT, "d", NewInode.directory(0755, 0, 0, 1));
         assertThat(first.getInode(dir.ino()).mode()).isEqualTo(0755);
