@@ -766,9 +766,9 @@ public final class CachedMetaStore implements MetaStore {
      * (applied twice, a subdirectory's link would count twice) or not (a read that began before
      * it), so it is dropped instead; with nothing cached before, or when another change came during
      * this one ({@code stamp} {@link #STALE}), the inode is forgotten as after any other change: a
-     * miss, never a stale hit. Forgetting it always cost every create or removal in a directory a miss: the
-     * kernel checks the directory's permissions before the next name in it and asks for its
-     * attributes, which the change left stale there (docs/PERFORMANCE.md, forty-eighth and
+     * miss, never a stale hit. Forgetting it always cost every create or removal in a directory a
+     * miss: the kernel checks the directory's permissions before the next name in it and asks for
+     * its attributes, which the change left stale there (docs/PERFORMANCE.md, forty-eighth and
      * forty-ninth rounds).
      */
     private void touched(long dir, Inode before, int nlinkDelta, long timeNs, long stamp) {
