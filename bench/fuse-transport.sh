@@ -15,7 +15,14 @@
 #                  only what its staging budget holds), the second, timed, is served by it
 #   listing        ls -lR and find over 100 x 100 files, on a fresh mount with the kernel's caches
 #                  dropped (first), and again with them dropped again (second)
-#   small files    2 threads x 100 files of 128 KiB: create/write/close, then open/read/close
+#   small files    2 threads x 100 files of 128 KiB: create/write/close, then open/read/close, after
+#                  one such pass in another directory (not measured)
+#
+# Each group of rows runs on a volume of its own (a new source, state and page store, a fresh mount),
+# and the transports take turns going first from one group to the next. When one mount ran every
+# row, a row's figure depended on what had run before it on this VM: the same build's sequential
+# write took 114 to 1,088 MiB/s and its sequential read from the page store 890 to 2,000, by the
+# rows and the transport before them (docs/PERFORMANCE.md, fiftieth round).
 #
 # Usage: bench/fuse-transport.sh [TRANSPORT...]   (default: kernel jnr; needs root, fio, libfuse2)
 # STRATA_BENCH_OPTS adds -o options to both mounts (comma-separated).
@@ -87,12 +94,19 @@ EOF
 }
 
 declare -A result
-for t in "${transports[@]}"; do
+fresh_volume() { # transport: a new source, state and page store, mounted; sets mnt
+    local t=$1
+    rm -rf "${work:?}/$t"
     mkdir -p "$work/$t/src" "$work/$t/mnt" "$work/$t/state"
+    drop_caches
     mount_volume "$t"
     mnt=$work/$t/mnt
+}
+end_volume() { umount_volume "$1"; rm -rf "${work:?}/$1"; }
 
-    # random reads from the page store
+random_reads() { # transport
+    local t=$1 iops p50 p99
+    fresh_volume "$t"
     fio --name=fill --filename="$mnt/rand.dat" --rw=write --bs=1M --size=1G --ioengine=psync --end_fsync=1 \
         >/dev/null 2>&1
     drop_caches
@@ -102,8 +116,12 @@ for t in "${transports[@]}"; do
         --ioengine=libaio --iodepth=32 --numjobs=1 --time_based --runtime=15 --output-format=json 2>/dev/null |
         fio_figures read)
     result[$t,rand_iops]=$iops result[$t,rand_p50]=$p50 result[$t,rand_p99]=$p99
+    end_volume "$t"
+}
 
-    # sequential write, then read from the page store
+sequential() { # transport: a write, then reads from the page store
+    local t=$1 bw
+    fresh_volume "$t"
     read -r _ _ _ bw < <(fio --name=seqw --filename="$mnt/seq.dat" --rw=write --bs=1M --size=2G \
         --ioengine=psync --end_fsync=1 --output-format=json 2>/dev/null | fio_figures write)
     result[$t,seq_write]=$bw
@@ -113,15 +131,27 @@ for t in "${transports[@]}"; do
     read -r _ _ _ bw < <(fio --name=seqr --filename="$mnt/seq.dat" --rw=read --bs=1M --size=2G \
         --ioengine=psync --output-format=json 2>/dev/null | fio_figures read)
     result[$t,seq_read]=$bw
-    rm -f "$mnt/rand.dat" "$mnt/seq.dat"
+    end_volume "$t"
+}
 
-    # small files
-    mkdir "$mnt/small"
+small() { # transport
+    local t=$1
+    fresh_volume "$t"
+    # One pass first, not measured: the rows compare the transports' request paths, not how long
+    # a fresh JVM takes to compile them.
+    mkdir "$mnt/warm" "$mnt/small"
+    small_files "$mnt/warm" write >/dev/null
+    small_files "$mnt/warm" read >/dev/null
+    drop_caches
     result[$t,small_write]=$(small_files "$mnt/small" write)
     drop_caches
     result[$t,small_read]=$(small_files "$mnt/small" read)
+    end_volume "$t"
+}
 
-    # a tree of 10,000 files, listed from a fresh mount
+listings() { # transport: a tree of 10,000 files, listed from a fresh mount
+    local t=$1 tool cmd
+    fresh_volume "$t"
     python3 - "$mnt/tree" <<'EOF'
 import os, sys
 root = sys.argv[1]
@@ -142,7 +172,18 @@ EOF
         result[$t,${tool}_second]=$(seconds "${cmd[@]}")
     done
     [ "$(find "$mnt/tree" -type f | wc -l)" = 10000 ] || { echo "listing of $t is wrong" >&2; exit 1; }
-    umount_volume "$t"
+    end_volume "$t"
+}
+
+order=("${transports[@]}")
+firsts=()
+for group in random_reads sequential small listings; do
+    for t in "${order[@]}"; do
+        "$group" "$t"
+    done
+    firsts+=("$group ${order[0]}")
+    # The other transport goes first in the next group.
+    [ ${#order[@]} -lt 2 ] || order=("${order[1]}" "${order[0]}")
 done
 
 a=${transports[0]} b=${transports[1]:-${transports[0]}}
@@ -164,4 +205,4 @@ row "ls -lR 10,000 files, first, s" lsR_first lower
 row "ls -lR 10,000 files, second, s" lsR_second lower
 row "find 10,000 files, first, s" find_first lower
 row "find 10,000 files, second, s" find_second lower
-echo "(ratio: $a/$b for rates, $b/$a for times and latencies: above 1 means $a is better)"
+echo "(ratio: $a/$b for rates, $b/$a for times and latencies: above 1 means $a is better; went first: ${firsts[*]})"
