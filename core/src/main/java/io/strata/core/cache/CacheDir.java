@@ -577,8 +577,9 @@ final class CacheDir {
      * the JDK checksums in place), then the header, which holds those checksums. {@code direct} writes with
      * {@code O_DIRECT}: the disk takes the bytes from the stage, and the kernel neither copies them
      * into its page cache nor writes them back later; the last block is padded with zeros, then cut
-     * off by a truncate to the file's length. The file is published only when whole, so the order
-     * of its writes is no one else's business.
+     * off by a truncate to the file's length. Through the page cache, bytes already outside the
+     * heap are checksummed and written where they are, without the stage. The file is published
+     * only when whole, so the order of its writes is no one else's business.
      */
     private static void writeStaged(Path tmp, PageId id, int headerLength, ByteBuffer data, boolean direct)
             throws IOException {
@@ -595,6 +596,10 @@ final class CacheDir {
                 return;
             }
             long at = headerLength;
+            if (!direct && d.isDirect()) {
+                sums.update(d);
+                at = PageCacheWrites.writeFully(out, d, at);
+            }
             while (d.hasRemaining()) {
                 stage.clear();
                 moveInto(stage, d);

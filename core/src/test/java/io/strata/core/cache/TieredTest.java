@@ -113,6 +113,29 @@ class TieredTest {
     }
 
     @Test
+    void shortPagesOfManyLengthsSettleEachWithItsOwnBytes() {
+        MemoryPageStore inFront = new MemoryPageStore(PAGE, 8L * PAGE, EvictionPolicies.create("lru", 0), metrics,
+                nanos::get);
+        Path below = dir();
+        int[] lengths = {1000, 70_000, 300, PAGE - 1, 5000, 4096};
+        List<PageId> ids = new ArrayList<>();
+        try (TieredPageStore tiered = new TieredPageStore(inFront, diskAt(below, 16), Runnable::run, metrics,
+                Duration.ofHours(1))) {
+            for (int i = 0; i < lengths.length; i++) {
+                PageId small = id("settles-" + i, 0);
+                ids.add(small);
+                assertTrue(tiered.put(small, ByteBuffer.wrap(content(small, lengths[i]))));
+            }
+        } // close settles them one after another, through one buffer, longer and shorter pages in turn
+        try (DiskPageStore reopened = diskAt(below, 16)) {
+            for (int i = 0; i < lengths.length; i++) {
+                assertEquals(lengths[i], reopened.length(ids.get(i)));
+                assertArrayEquals(content(ids.get(i), lengths[i]), read(reopened, ids.get(i), 0, lengths[i]));
+            }
+        }
+    }
+
+    @Test
     void aShortPageTheMemoryTierEvictsIsHandedDownToDisk() {
         PageId small = id("small", 0);
         assertTrue(store.put(small, ByteBuffer.wrap(content(small, 1000))));
