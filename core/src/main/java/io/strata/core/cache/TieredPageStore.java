@@ -222,8 +222,8 @@ public final class TieredPageStore implements PageStore {
      * claimed: a page that memory is evicting meanwhile is claimed, and written, by the hand-down.
      * The copy goes to a buffer the settles share, not to a new array per page, which the disk tier
      * then copied again into its direct stage: with small files kept in memory until they settle,
-     * the arrays took a young collection of the heap in every ~550 small files written, against
-     * one in ~310 (docs/PERFORMANCE.md, fiftieth round).
+     * the heap's young generation filled every ~310 small files written with the arrays, every ~550
+     * without them (docs/PERFORMANCE.md, fiftieth round).
      */
     private void settle(PageId id) {
         Reread reread = memoryOnly.get(id);

@@ -126,7 +126,7 @@ class TieredTest {
                 ids.add(small);
                 assertTrue(tiered.put(small, ByteBuffer.wrap(content(small, lengths[i]))));
             }
-        } // close settles them one after another, through one buffer, longer and shorter pages in turn
+        } // close settles them one after another through the one buffer, in no particular order
         try (DiskPageStore reopened = diskAt(below, 16)) {
             for (int i = 0; i < lengths.length; i++) {
                 assertEquals(lengths[i], reopened.length(ids.get(i)));
