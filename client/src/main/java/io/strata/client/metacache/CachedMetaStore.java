@@ -502,10 +502,7 @@ public final class CachedMetaStore implements MetaStore {
             forgetRefused(parent, name);
             throw e;
         }
-        long changed = changed(stamp);
-        remember(new Dentry(parent, name, created.ino(), created.type()), changed);
-        remember(created, changed);
-        touched(parent, parentBefore, created.isDirectory() ? 1 : 0, spec.timeNs(), changed);
+        nameAdded(parent, name, created, parentBefore, created.isDirectory() ? 1 : 0, spec.timeNs(), stamp);
         return created;
     }
 
@@ -521,10 +518,7 @@ public final class CachedMetaStore implements MetaStore {
             forgetInode(ino);
             throw e;
         }
-        long changed = changed(stamp);
-        remember(new Dentry(parent, name, linked.ino(), linked.type()), changed);
-        remember(linked, changed);
-        touched(parent, parentBefore, 0, nowNs, changed);
+        nameAdded(parent, name, linked, parentBefore, 0, nowNs, stamp);
         return linked;
     }
 
@@ -588,6 +582,19 @@ public final class CachedMetaStore implements MetaStore {
     private void forgetRefused(long parent, String name) {
         forgetEntry(parent, name);
         forgetInode(parent);
+    }
+
+    /**
+     * After the engine added {@code name} for {@code inode} to {@code parent} in a call that began at
+     * {@code stamp}: the name and the inode are remembered and the directory is brought along
+     * ({@link #touched}).
+     */
+    private void nameAdded(long parent, String name, Inode inode, Inode parentBefore, int nlinkDelta, long timeNs,
+                           long stamp) {
+        long changed = changed(stamp);
+        remember(new Dentry(parent, name, inode.ino(), inode.type()), changed);
+        remember(inode, changed);
+        touched(parent, parentBefore, nlinkDelta, timeNs, changed);
     }
 
     /**

@@ -263,12 +263,7 @@ class CachedMetaStoreTest {
         first.create(dir.ino(), "f", NewInode.file(0644, 0, 0, 5));
         first.create(dir.ino(), "sub", NewInode.directory(0755, 0, 0, 7));
 
-        Inode cached = first.getInode(dir.ino());
-        assertThat(first.cacheStats().missCount()).isEqualTo(misses);
-        assertThat(cached).isEqualTo(shared.getInode(dir.ino()));
-        assertThat(cached.mtimeNs()).isEqualTo(7);
-        assertThat(cached.ctimeNs()).isEqualTo(7);
-        assertThat(cached.nlink()).isEqualTo(3);
+        assertDirectoryCachedAs(dir.ino(), misses, 7, 3);
     }
 
     @Test
@@ -286,14 +281,22 @@ class CachedMetaStoreTest {
         assertThat(first.getInode(dir.ino()).ctimeNs()).isEqualTo(6);
         first.rmdir(dir.ino(), "sub", 7);
 
-        Inode cached = first.getInode(dir.ino());
-        assertThat(first.cacheStats().missCount()).isEqualTo(misses);
-        assertThat(cached).isEqualTo(shared.getInode(dir.ino()));
-        assertThat(cached.mtimeNs()).isEqualTo(7);
-        assertThat(cached.ctimeNs()).isEqualTo(7);
-        assertThat(cached.nlink()).isEqualTo(2);
+        assertDirectoryCachedAs(dir.ino(), misses, 7, 2);
         assertThat(first.lookup(dir.ino(), "g")).isEmpty();
         assertThat(first.lookup(dir.ino(), "sub")).isEmpty();
+    }
+
+    /**
+     * Directory {@code dir}'s inode, read through {@code first} with no miss since {@code misses}:
+     * the engine's, with mtime and ctime {@code timeNs} and {@code nlink} links.
+     */
+    private void assertDirectoryCachedAs(long dir, long misses, long timeNs, int nlink) throws IOException {
+        Inode cached = first.getInode(dir);
+        assertThat(first.cacheStats().missCount()).isEqualTo(misses);
+        assertThat(cached).isEqualTo(shared.getInode(dir));
+        assertThat(cached.mtimeNs()).isEqualTo(timeNs);
+        assertThat(cached.ctimeNs()).isEqualTo(timeNs);
+        assertThat(cached.nlink()).isEqualTo(nlink);
     }
 
     @Test
