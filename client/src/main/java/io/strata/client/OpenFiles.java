@@ -106,6 +106,27 @@ final class OpenFiles {
         return Optional.ofNullable(byIno.get(ino));
     }
 
+    /**
+     * One more reference to the inode's open file, for the caller to {@link #release}: until then
+     * no other release is the last. Empty when the file is not open, once a last close in progress
+     * has ended (its flush records the inode, which must still exist then).
+     */
+    Optional<OpenFile> hold(long ino) throws IOException {
+        boolean[] closingNow = new boolean[1];
+        OpenFile held;
+        do {
+            awaitClosed(ino);
+            held = byIno.compute(ino, (k, open) -> {
+                closingNow[0] = open == null && closing.containsKey(k);
+                if (open != null) {
+                    open.retain();
+                }
+                return open;
+            });
+        } while (held == null && closingNow[0]);
+        return Optional.ofNullable(held);
+    }
+
     /** Drops a handle's reference; the last one flushes and closes the data, and returns true. */
     boolean release(OpenFile file) throws IOException {
         boolean[] last = new boolean[1];

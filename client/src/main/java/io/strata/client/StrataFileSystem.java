@@ -728,10 +728,11 @@ public final class StrataFileSystem implements AutoCloseable {
         checkWritable();
         Namespace.ParentAndName target = namespace.childOf(parent, name);
         Dentry entry = namespace.entry(target).orElseThrow(() -> FsException.notFound(shown(target)));
-        openFiles.awaitClosed(entry.ino());
-        keepIfOpenAndLastName(entry);
-        RemovedLink removed = meta.unlink(target.parentIno(), target.name(), Clocks.nowNs());
-        followRemoval(removed, target.ufsPath());
+        try (OpenHold hold = holdIfOpen(entry.ino())) {
+            keepIfOpenAndLastName(hold, entry);
+            RemovedLink removed = meta.unlink(target.parentIno(), target.name(), Clocks.nowNs());
+            followRemoval(removed, target.ufsPath());
+        }
     }
 
     /**
@@ -739,13 +740,45 @@ public final class StrataFileSystem implements AutoCloseable {
      * the inode, so its removal moves the data out of the user's directory instead of deleting it,
      * and the last release deletes it (see {@link Sessions}).
      */
-    private void keepIfOpenAndLastName(Dentry entry) throws IOException {
+    private void keepIfOpenAndLastName(OpenHold hold, Dentry entry) throws IOException {
         Sessions session = sessions;
-        if (session == null || entry.type() != InodeType.FILE || openFiles.get(entry.ino()).isEmpty()) {
+        if (session == null || entry.type() != InodeType.FILE || !hold.open()) {
             return;
         }
         if (meta.getInode(entry.ino()).nlink() == 1) {
             session.sustain(entry.ino());
+        }
+    }
+
+    /**
+     * Holds the inode's open file, if this client has one, while a name of it goes. The kernel
+     * sends RELEASE after close(2) has returned, so an rm right after a close meets the last
+     * release on another worker: held, that release is not the last, and the session never keeps
+     * an inode whose last release has passed, nor does a last release look for a keep-alive link
+     * not made yet; a last close already under way ends first, as its flush records the inode.
+     * Closing the hold lets go, and is the last release when the handles went meanwhile.
+     */
+    private OpenHold holdIfOpen(long ino) throws IOException {
+        return new OpenHold(openFiles.hold(ino).orElse(null));
+    }
+
+    /** An open file held by a name's removal ({@link #holdIfOpen}); {@code file} is null when none was open. */
+    private final class OpenHold implements AutoCloseable {
+        private final OpenFile file;
+
+        private OpenHold(OpenFile file) {
+            this.file = file;
+        }
+
+        boolean open() {
+            return file != null;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (file != null) {
+                letGo(file);
+            }
         }
     }
 
@@ -787,16 +820,19 @@ public final class StrataFileSystem implements AutoCloseable {
             if (replaced.get().ino() == moved.ino()) {
                 return; // rename(2) between two links of one file does nothing
             }
-            openFiles.awaitClosed(replaced.get().ino());
-            keepIfOpenAndLastName(replaced.get());
         }
         openFiles.awaitClosed(moved.ino());
-        Renamed renamed = meta.rename(src.parentIno(), src.name(), dst.parentIno(), dst.name(), Clocks.nowNs());
-        if (renamed.replaced().isPresent()) {
-            followRemoval(renamed.replaced().get(), dst.ufsPath());
-        }
-        if (renamed.wasPrimary() && renamed.moved().type().inUnderStorage()) {
-            ufs.rename(src.ufsPath(), dst.ufsPath());
+        try (OpenHold hold = replaced.isPresent() ? holdIfOpen(replaced.get().ino()) : new OpenHold(null)) {
+            if (replaced.isPresent()) {
+                keepIfOpenAndLastName(hold, replaced.get());
+            }
+            Renamed renamed = meta.rename(src.parentIno(), src.name(), dst.parentIno(), dst.name(), Clocks.nowNs());
+            if (renamed.replaced().isPresent()) {
+                followRemoval(renamed.replaced().get(), dst.ufsPath());
+            }
+            if (renamed.wasPrimary() && renamed.moved().type().inUnderStorage()) {
+                ufs.rename(src.ufsPath(), dst.ufsPath());
+            }
         }
     }
 
@@ -812,15 +848,19 @@ public final class StrataFileSystem implements AutoCloseable {
             return false;
         }
         Optional<Dentry> entry = meta.lookup(src.parentIno(), src.name());
-        if (entry.isEmpty() || entry.get().type() != InodeType.FILE || openFiles.get(entry.get().ino()).isEmpty()
-                || meta.getInode(entry.get().ino()).nlink() != 1) {
+        if (entry.isEmpty() || entry.get().type() != InodeType.FILE) {
             return false;
         }
         long ino = entry.get().ino();
-        session.sustain(ino, hidden.parentIno(), hidden.name());
-        followRemoval(meta.unlink(src.parentIno(), src.name(), Clocks.nowNs()), src.ufsPath());
-        meta.link(ino, hidden.parentIno(), hidden.name(), Clocks.nowNs());
-        return true;
+        try (OpenHold hold = holdIfOpen(ino)) {
+            if (!hold.open() || meta.getInode(ino).nlink() != 1) {
+                return false;
+            }
+            session.sustain(ino, hidden.parentIno(), hidden.name());
+            followRemoval(meta.unlink(src.parentIno(), src.name(), Clocks.nowNs()), src.ufsPath());
+            meta.link(ino, hidden.parentIno(), hidden.name(), Clocks.nowNs());
+            return true;
+        }
     }
 
     /** Brings the under storage along after a name was removed from the namespace. */
@@ -1017,9 +1057,18 @@ public final class StrataFileSystem implements AutoCloseable {
         if (handle.executes()) {
             executing.computeIfPresent(ino, (k, n) -> n == 1 ? null : n - 1);
         }
-        if (!openFiles.release(handle.file())) {
+        letGo(handle.file());
+    }
+
+    /**
+     * Drops a reference to an open file (a handle's, or a name removal's hold). The last one ends
+     * what the session kept of it, and removes the name of a file found gone from the storage.
+     */
+    private void letGo(OpenFile file) throws IOException {
+        if (!openFiles.release(file)) {
             return;
         }
+        long ino = file.ino();
         if (sessions != null) {
             Optional<Sessions.Removal> kept = sessions.release(ino);
             if (kept.isPresent()) {

@@ -22,6 +22,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -33,6 +37,8 @@ class StrataFileSystemTest {
     private static final int O_RDONLY = 0;
     private static final int O_WRONLY = 1;
     private static final int O_TRUNC = 01000;
+    /** Files whose last close races the removal of their name, in each race test. */
+    private static final int RACES = 300;
 
     @TempDir
     Path source;
@@ -391,6 +397,65 @@ class StrataFileSystemTest {
         assertErrno(() -> fs.getattr("/.fuse_hidden0000000100000001"), FsError.ENOENT);
         try (var files = Files.walk(source)) {
             assertThat(files.filter(Files::isRegularFile).toList()).as("data left in the source").isEmpty();
+        }
+    }
+
+    @Test
+    void aLastNameRemovedWhileItsLastCloseRunsLeavesNothingKept() throws Exception {
+        raceTheLastCloseOfEachFileWith(fs::unlink);
+
+        assertThat(regularFilesIn(source)).as("data left in the source").isEmpty();
+    }
+
+    @Test
+    void aLastNameReplacedWhileItsLastCloseRunsLeavesOnlyTheNewFile() throws Exception {
+        raceTheLastCloseOfEachFileWith(path -> {
+            write(path + ".new", "new");
+            fs.rename(path + ".new", path);
+        });
+
+        assertThat(regularFilesIn(source)).as("data left in the source").hasSize(RACES);
+        assertThat(read("/raced0")).isEqualTo("new");
+    }
+
+    /**
+     * Closes each of {@link #RACES} files while {@code removal} takes its only name on another
+     * thread, as when the kernel sends a RELEASE after close(2) has returned and an rm follows:
+     * neither may leave the session holding half of the keeping.
+     */
+    private void raceTheLastCloseOfEachFileWith(PathAction removal) throws Exception {
+        ExecutorService workers = Executors.newFixedThreadPool(2);
+        try {
+            for (int i = 0; i < RACES; i++) {
+                String path = "/raced" + i;
+                long fh = fs.create(path, 0644, USER);
+                fs.write(fh, utf8("old"), 0);
+                CyclicBarrier together = new CyclicBarrier(2);
+                Future<?> release = workers.submit(() -> {
+                    together.await();
+                    fs.release(fh);
+                    return null;
+                });
+                Future<?> removed = workers.submit(() -> {
+                    together.await();
+                    removal.apply(path);
+                    return null;
+                });
+                release.get();
+                removed.get();
+            }
+        } finally {
+            workers.shutdownNow();
+        }
+    }
+
+    private interface PathAction {
+        void apply(String path) throws IOException;
+    }
+
+    private static List<Path> regularFilesIn(Path dir) throws IOException {
+        try (var files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).toList();
         }
     }
 
