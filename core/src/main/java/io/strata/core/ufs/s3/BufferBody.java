@@ -10,8 +10,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A request body that is a buffer its owner keeps untouched until the request completes (a
- * streaming upload's part): for the SDK, its body over the buffer, unsafe and uncopied; for the
- * CRT client, the buffer itself ({@link CrtReadsClient#uploadPart}), so it is not copied first.
+ * streaming upload's part, or a small object written whole): for the SDK, its body over the
+ * buffer, unsafe and uncopied; for the CRT client, the buffer itself ({@link CrtReadsClient#putObject},
+ * {@link CrtReadsClient#uploadPart}), so it is not copied first.
  */
 final class BufferBody implements AsyncRequestBody {
     private final ByteBuffer data;

@@ -160,9 +160,11 @@ final class CrtReadsClient extends DelegatingS3AsyncClient {
         if (client == null || length == null || length > CRT_PUT_LIMIT) {
             return super.putObject(request, body);
         }
-        return collect(body, length.intValue()).thenCompose(bytes -> answered(client, crtPutCount, firstByteTimeoutNanos,
-                crt -> crt.putObject(request, bytes),
-                () -> super.putObject(request, AsyncRequestBody.fromByteBuffer(bytes))));
+        CompletableFuture<ByteBuffer> bytes = body instanceof BufferBody buffer
+                ? CompletableFuture.completedFuture(buffer.data()) : collect(body, length.intValue());
+        return bytes.thenCompose(data -> answered(client, crtPutCount, firstByteTimeoutNanos,
+                crt -> crt.putObject(request, data.duplicate()),
+                () -> super.putObject(request, AsyncRequestBody.fromByteBufferUnsafe(data.duplicate()))));
     }
 
     @Override

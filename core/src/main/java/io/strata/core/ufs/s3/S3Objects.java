@@ -142,11 +142,11 @@ final class S3Objects {
         return Files.size(file);
     }
 
-    /** Writes a whole object from memory; returns its ETag. */
+    /** Writes a whole object from memory, the buffer untouched until it returns; returns its ETag. */
     String put(String key, ByteBuffer data, String what) throws IOException {
         long length = data.remaining();
         return etag(S3Errors.join(client.putObject(b -> b.bucket(bucket).key(key).contentLength(length),
-                AsyncRequestBody.fromByteBufferUnsafe(data)), what).eTag());
+                new BufferBody(data)), what).eTag());
     }
 
     /** Writes a whole object from a local file; returns its ETag. */
