@@ -962,7 +962,7 @@ public final class StrataFileSystem implements AutoCloseable {
                 // then no longer stream a new object. The handle's flush or release records it.
                 file.truncate(0, Clocks.nowNs());
             } catch (IOException | RuntimeException e) {
-                undo(() -> openFiles.release(file), e);
+                undo(() -> letGo(file), e);
                 throw e;
             }
         }
@@ -1061,8 +1061,8 @@ public final class StrataFileSystem implements AutoCloseable {
     }
 
     /**
-     * Drops a reference to an open file (a handle's, or a name removal's hold). The last one ends
-     * what the session kept of it, and removes the name of a file found gone from the storage.
+     * Drops a reference to an open file (a handle's, a name removal's hold, a truncate's). The last
+     * one ends what the session kept of it, and removes the name of a file found gone from the storage.
      */
     private void letGo(OpenFile file) throws IOException {
         if (!openFiles.release(file)) {
@@ -1117,7 +1117,7 @@ public final class StrataFileSystem implements AutoCloseable {
             file.truncate(size, Clocks.nowNs());
             file.flush(meta);
         } finally {
-            openFiles.release(file);
+            letGo(file); // the last reference when the handles went meanwhile
         }
     }
 

@@ -402,14 +402,14 @@ class StrataFileSystemTest {
 
     @Test
     void aLastNameRemovedWhileItsLastCloseRunsLeavesNothingKept() throws Exception {
-        raceTheLastCloseOfEachFileWith(fs::unlink);
+        raceTheLastCloseOfEachFileWith(path -> () -> fs.unlink(path));
 
         assertThat(regularFilesIn(source)).as("data left in the source").isEmpty();
     }
 
     @Test
     void aLastNameReplacedWhileItsLastCloseRunsLeavesOnlyTheNewFile() throws Exception {
-        raceTheLastCloseOfEachFileWith(path -> {
+        raceTheLastCloseOfEachFileWith(path -> () -> {
             write(path + ".new", "new");
             fs.rename(path + ".new", path);
         });
@@ -418,39 +418,63 @@ class StrataFileSystemTest {
         assertThat(read("/raced0")).isEqualTo("new");
     }
 
+    @Test
+    void anUnlinkedFileTruncatedWhileItsLastCloseRunsLeavesNothingKept() throws Exception {
+        // truncate(2) of /proc/PID/fd/N reaches an unlinked file by inode, without a handle.
+        raceTheLastCloseOfEachFileWith(path -> {
+            long ino = fs.getattr(path).ino();
+            fs.unlink(path); // kept for the open handle
+            return () -> {
+                try {
+                    fs.truncate(ino, 0);
+                } catch (FsException e) {
+                    assertThat(e.error()).as("a truncate after the last close").isEqualTo(FsError.ENOENT);
+                }
+            };
+        });
+
+        assertThat(regularFilesIn(source)).as("data left in the source").isEmpty();
+    }
+
     /**
-     * Closes each of {@link #RACES} files while {@code removal} takes its only name on another
-     * thread, as when the kernel sends a RELEASE after close(2) has returned and an rm follows:
-     * neither may leave the session holding half of the keeping.
+     * Closes each of {@link #RACES} files while what {@code racer} makes ready for it runs on
+     * another thread, as when the kernel sends a RELEASE after close(2) has returned and an rm or
+     * a truncate follows: neither may leave the session holding half of the keeping.
      */
-    private void raceTheLastCloseOfEachFileWith(PathAction removal) throws Exception {
+    private void raceTheLastCloseOfEachFileWith(Racer racer) throws Exception {
         ExecutorService workers = Executors.newFixedThreadPool(2);
         try {
             for (int i = 0; i < RACES; i++) {
                 String path = "/raced" + i;
                 long fh = fs.create(path, 0644, USER);
                 fs.write(fh, utf8("old"), 0);
+                IoTask raced = racer.readyFor(path);
                 CyclicBarrier together = new CyclicBarrier(2);
                 Future<?> release = workers.submit(() -> {
                     together.await();
                     fs.release(fh);
                     return null;
                 });
-                Future<?> removed = workers.submit(() -> {
+                Future<?> other = workers.submit(() -> {
                     together.await();
-                    removal.apply(path);
+                    raced.run();
                     return null;
                 });
                 release.get();
-                removed.get();
+                other.get();
             }
         } finally {
             workers.shutdownNow();
         }
     }
 
-    private interface PathAction {
-        void apply(String path) throws IOException;
+    /** What races a file's last close, made ready once the file at {@code path} is written and open. */
+    private interface Racer {
+        IoTask readyFor(String path) throws IOException;
+    }
+
+    private interface IoTask {
+        void run() throws IOException;
     }
 
     private static List<Path> regularFilesIn(Path dir) throws IOException {
