@@ -112,19 +112,17 @@ final class OpenFiles {
      * has ended (its flush records the inode, which must still exist then).
      */
     Optional<OpenFile> hold(long ino) throws IOException {
-        boolean[] closingNow = new boolean[1];
-        OpenFile held;
-        do {
+        while (true) {
             awaitClosed(ino);
-            held = byIno.compute(ino, (k, open) -> {
-                closingNow[0] = open == null && closing.containsKey(k);
-                if (open != null) {
-                    open.retain();
-                }
+            OpenFile held = byIno.computeIfPresent(ino, (k, open) -> {
+                open.retain();
                 return open;
             });
-        } while (held == null && closingNow[0]);
-        return Optional.ofNullable(held);
+            // Absent and not closing: not open (a last close leaves byIno and enters closing at once)
+            if (held != null || !closing.containsKey(ino)) {
+                return Optional.ofNullable(held);
+            }
+        }
     }
 
     /** Drops a handle's reference; the last one flushes and closes the data, and returns true. */
