@@ -46,7 +46,7 @@ final class Sessions {
 
     /** The reserved directory at the volume root. */
     static final String RESERVED = ".strata";
-    private static final String SESSIONS = "sessions";
+    static final String SESSIONS = "sessions";
     /**
      * The parent in a keep-alive link's name when there is no hidden name. Kept in the
      * three-part form so that any client's sweep can parse it: a lookup in inode 0 finds nothing.

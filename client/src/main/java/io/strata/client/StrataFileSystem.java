@@ -118,6 +118,11 @@ public final class StrataFileSystem implements AutoCloseable {
     private static final String SECURITY_PREFIX = "security.";
     /** The names libfuse2 gives files it hides when they are unlinked while open. */
     private static final String LIBFUSE_HIDDEN_PREFIX = ".fuse_hidden";
+    /**
+     * How long an unmount waits for a session sweep under way (a dead client's kept files, each a
+     * metastore write and a delete in the under storage) before it stops it.
+     */
+    private static final Duration SWEEP_AT_CLOSE = Duration.ofSeconds(30);
 
     private final MetaStore meta;
     private final UnderFileSystem ufs;
@@ -239,13 +244,54 @@ public final class StrataFileSystem implements AutoCloseable {
     }
 
     private void keepSessionAlive() {
+        List<Sessions.Removal> swept;
         try {
             sessions.heartbeat();
-            for (Sessions.Removal removal : sessions.sweep()) {
-                followRemoval(removal.link(), removal.ufsPath());
-            }
+            swept = sessions.sweep();
         } catch (IOException | RuntimeException e) {
             log.warn("session heartbeat or sweep failed (retried at the next beat): {}", e.toString());
+            return;
+        }
+        for (IOException e : followRemovals(swept)) {
+            log.warn("a dead session's kept file is out of the metastore, but its data could not be removed: {}",
+                    e.toString());
+        }
+    }
+
+    /**
+     * Deletes or moves the data of removed keep-alive links, each on its own: their links are gone
+     * already, so one failure must not leave the others' data behind. The failures, each naming
+     * its path.
+     */
+    private List<IOException> followRemovals(List<Sessions.Removal> removals) {
+        List<IOException> failures = new ArrayList<>();
+        for (Sessions.Removal removal : removals) {
+            try {
+                followRemoval(removal.link(), removal.ufsPath());
+            } catch (IOException | RuntimeException e) {
+                failures.add(new IOException("data of " + removal.ufsPath() + " not removed: " + e, e));
+            }
+        }
+        return failures;
+    }
+
+    /**
+     * Stops the heartbeats and waits for one under way. A sweep removes a dead session's links
+     * first and their data after; cut short by the metastore's close at unmount, it left data that
+     * no link names and no later sweep finds.
+     */
+    private void stopSessionKeeper() {
+        sessionKeeper.shutdown();
+        try {
+            if (!sessionKeeper.awaitTermination(SWEEP_AT_CLOSE.toMillis(), TimeUnit.MILLISECONDS)) {
+                log.warn("a session sweep still ran {} s into the unmount and was stopped: data of a dead"
+                        + " session's unlinked files may be left under /{}/{} in the under storage",
+                        SWEEP_AT_CLOSE.toSeconds(), Sessions.RESERVED, Sessions.SESSIONS);
+                sessionKeeper.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            sessionKeeper.shutdownNow();
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -1300,20 +1346,18 @@ public final class StrataFileSystem implements AutoCloseable {
     @Override
     public void close() throws IOException {
         if (sessionKeeper != null) {
-            sessionKeeper.shutdownNow();
+            stopSessionKeeper();
         }
         List<IOException> failures = openFiles.closeAll();
         handles.clear();
         if (sessions != null) {
             try {
-                for (Sessions.Removal removal : sessions.close()) {
-                    followRemoval(removal.link(), removal.ufsPath());
-                }
+                failures.addAll(followRemovals(sessions.close()));
             } catch (IOException e) {
                 failures.add(e);
             }
         }
-        failures.forEach(e -> log.error("could not flush an open file at unmount", e));
+        failures.forEach(e -> log.error("unmount: an open file not flushed, or what this session kept not removed", e));
         try (ufs; meta; dataCache; DirectoryReadahead fetchers = directoryReadahead) {
             if (!failures.isEmpty()) {
                 throw failures.get(0);
