@@ -42,7 +42,8 @@ class SessionSweepTest {
 
     @Test
     void anUnmountDuringASweepLeavesNoDataThatNoLinkNames() throws Exception {
-        // A client that beats once in 15 minutes looks dead to one that expects a beat every 100 ms.
+        // A client whose sessions expire in an hour beats every 15 minutes: to a client whose
+        // sessions expire in 400 ms it is dead 400 ms after its last change to its session.
         StrataFileSystem holder = StrataFileSystem.open(source.toUri(), options("1h"));
         try {
             for (int i = 0; i < KEPT; i++) {
@@ -58,8 +59,9 @@ class SessionSweepTest {
             StrataFileSystem sweeper = StrataFileSystem.open(source.toUri(), options("400ms"));
             try (MetaStore probe = MetaStores.open(metaUrl())) {
                 awaitSweepUnderWay(probe, keptData);
+            } finally {
+                sweeper.close(); // the unmount, while its first beat sweeps the holder's session
             }
-            sweeper.close();
 
             try (MetaStore probe = MetaStores.open(metaUrl())) {
                 assertThat(filesIn(keptData)).as("kept data whose link the sweep removed")
