@@ -2,6 +2,7 @@ package io.strata.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.strata.client.SessionLeftovers;
 import io.strata.client.StrataFileSystem;
 import io.strata.core.conf.OptionRegistry;
 import io.strata.core.conf.Options;
@@ -24,14 +25,16 @@ import java.util.Optional;
 
 /**
  * {@code strata fsck META_URL}: checks a volume's namespace invariants (io.strata.meta.fsck.Fsck
- * says which) and, when the volume's under storage can be opened, each file's data there;
- * {@code --repair} repairs what can be repaired safely. Exit status {@link ExitCodes#PROBLEMS}
+ * says which) and, when the volume's under storage can be opened, each file's data there and the
+ * data a session sweep cut short left there ({@link SessionLeftovers}); {@code --repair} repairs
+ * what can be repaired safely. Exit status {@link ExitCodes#PROBLEMS}
  * while problems remain.
  */
 @Command(name = "fsck", sortOptions = false,
         description = {"Check a volume's metadata: the SQLite file itself, link counts,",
                 "primary links, counters, entries without an inode, unreachable inodes,",
-                "and each file in the under storage. A dry run unless --repair.",
+                "each file in the under storage, and data in it that a session sweep",
+                "cut short left behind. A dry run unless --repair.",
                 "Repair a volume that no mount is using."})
 final class FsckCommand extends StrataSubcommand {
     @Parameters(index = "0", paramLabel = "META_URL",
@@ -62,6 +65,9 @@ final class FsckCommand extends StrataSubcommand {
             try (UnderFileSystem ufs = ufsUri.map(uri -> openUfs(uri, options)).orElse(null)) {
                 ufsShown = ufs == null ? null : ufs.uri().toString();
                 report = Fsck.check(store, ufs, repair);
+                if (ufs != null) {
+                    report = report.with(SessionLeftovers.check(store, ufs, repair));
+                }
             } catch (UnsupportedOperationException e) {
                 throw CliException.failure(shown + " cannot be checked: " + e.getMessage());
             } catch (IOException e) {

@@ -20,6 +20,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -98,6 +99,42 @@ class FsckCommandTest {
         assertEquals(ExitCodes.OK, again.exitCode(), again::toString);
         assertTrue(again.out().contains("clean: no problems found"), again::toString);
         return repaired;
+    }
+
+    @Test
+    void sessionDataThatNoLinkNamesIsFoundAndDeleted() throws IOException {
+        // What a sweep cut short leaves: a dead session's data whose link it had removed.
+        Path session = Files.createDirectories(source.resolve(".strata/sessions/0f1e2d3c-swept"));
+        Files.writeString(session.resolve("77_0_"), "left behind");
+
+        Cli.Result result = fsck();
+
+        assertEquals(ExitCodes.PROBLEMS, result.exitCode(), result::toString);
+        assertTrue(result.out().contains("session-leftover  /.strata/sessions/0f1e2d3c-swept/77_0_: 11 bytes in "),
+                result::toString);
+        assertTrue(Files.exists(session.resolve("77_0_")), "a dry run deletes nothing");
+        repairThenClean("delete it from the under storage");
+        assertFalse(Files.exists(session), "the swept session's directory, emptied");
+    }
+
+    @Test
+    void aLiveSessionsKeptFileIsNoLeftover() throws IOException {
+        var options = new OptionsLoader(OptionRegistry.load())
+                .set("meta", metaUrl, "test")
+                .set("state_dir", dir.resolve("state").toString(), "test")
+                .build();
+        try (StrataFileSystem fs = StrataFileSystem.open(source.toUri(), options)) {
+            long fh = fs.create("/kept.txt", 0644, ROOT);
+            fs.write(fh, ByteBuffer.wrap("open".getBytes(StandardCharsets.UTF_8)), 0);
+            fs.flush(fh);
+            fs.unlink("/kept.txt"); // kept for the open handle, under the session's directory
+
+            Cli.Result result = fsck();
+
+            assertEquals(ExitCodes.OK, result.exitCode(), result::toString);
+            assertTrue(result.out().contains("clean: no problems found"), result::toString);
+            fs.release(fh);
+        }
     }
 
     @Test

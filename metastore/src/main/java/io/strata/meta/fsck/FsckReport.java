@@ -1,5 +1,6 @@
 package io.strata.meta.fsck;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -19,6 +20,13 @@ public record FsckReport(String consistency, long inodes, long entries, long orp
     public FsckReport {
         requireNonNull(consistency, "consistency is null");
         problems = List.copyOf(requireNonNull(problems, "problems is null"));
+    }
+
+    /** This report with {@code more} problems after its own, found by a check outside {@link Fsck}. */
+    public FsckReport with(List<Problem> more) {
+        List<Problem> all = new ArrayList<>(problems);
+        all.addAll(more);
+        return new FsckReport(consistency, inodes, entries, orphans, ufsFiles, all);
     }
 
     /** Problems this run left as they were: unrepairable ones, or all of them in a dry run. */

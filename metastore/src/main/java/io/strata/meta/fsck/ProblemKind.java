@@ -21,7 +21,12 @@ public enum ProblemKind {
     /** No object or file at a file's primary link in the under storage. */
     UFS_MISSING("ufs-missing"),
     /** The under storage holds a different size or version than the inode records. */
-    UFS_MISMATCH("ufs-mismatch");
+    UFS_MISMATCH("ufs-mismatch"),
+    /**
+     * Data in the under storage under {@code .strata/sessions/} that no keep-alive link names: a
+     * session sweep stopped between removing a dead session's link and deleting its data.
+     */
+    SESSION_LEFTOVER("session-leftover");
 
     private final String label;
 
