@@ -187,17 +187,24 @@ final class Sessions {
     /** A removed keep-alive link and the under-storage path it held the data at. */
     record Removal(RemovedLink link, String ufsPath) {}
 
+    /**
+     * What ended sessions leave for the caller to remove from the under storage, in this order:
+     * each removed link's data, then the sessions' directories, which hold that data until then.
+     */
+    record Ended(List<Removal> removals, List<String> directories) {}
+
     private String ownPath() {
         return RESERVED + "/" + SESSIONS + "/" + id;
     }
 
     /**
-     * Removes every other session whose heartbeat is older than the expiry: the inodes it kept
-     * and their directory. Returns the removed links, for the caller to delete their data.
+     * Removes every other session whose heartbeat is older than the expiry from the metastore: the
+     * inodes it kept and its directory. Returns what the caller then removes from the under storage.
      */
-    List<Removal> sweep() throws IOException {
+    Ended sweep() throws IOException {
         long now = clock.getAsLong();
         List<Removal> removed = new ArrayList<>();
+        List<String> directories = new ArrayList<>();
         for (Dentry session : all(sessionsDir)) {
             if (session.ino() == own) {
                 continue;
@@ -223,26 +230,26 @@ final class Sessions {
             }
             try {
                 meta.rmdir(sessionsDir, session.name(), now);
-                ufs.deleteDirectory(path);
+                directories.add(path);
             } catch (FsException e) {
                 log.debug("session directory {} already gone or not empty: {}", session.name(), e.getMessage());
             }
         }
-        return removed;
+        return new Ended(removed, directories);
     }
 
-    /** Ends this session: what it still keeps is released, its directory removed. */
-    List<Removal> close() throws IOException {
+    /**
+     * Ends this session in the metastore: what it still keeps is released, its directory removed.
+     * Returns what the caller then removes from the under storage.
+     */
+    Ended close() throws IOException {
         List<Removal> removed = new ArrayList<>();
         for (long ino : List.copyOf(sustained.keySet())) {
             release(ino).ifPresent(removed::add);
         }
         meta.rmdir(sessionsDir, id, clock.getAsLong());
-        if (ownDirectoryMade) {
-            ufs.deleteDirectory(ownPath());
-        }
         log.info("session {} closed", id);
-        return removed;
+        return new Ended(removed, ownDirectoryMade ? List.of(ownPath()) : List.of());
     }
 
     /** Collected first: the sweep removes entries, which paging through them would skip past. */

@@ -244,7 +244,7 @@ public final class StrataFileSystem implements AutoCloseable {
     }
 
     private void keepSessionAlive() {
-        List<Sessions.Removal> swept;
+        Sessions.Ended swept;
         try {
             sessions.heartbeat();
             swept = sessions.sweep();
@@ -252,24 +252,34 @@ public final class StrataFileSystem implements AutoCloseable {
             log.warn("session heartbeat or sweep failed (retried at the next beat): {}", e.toString());
             return;
         }
-        for (IOException e : followRemovals(swept)) {
-            log.warn("a dead session's kept file is out of the metastore, but its data could not be removed: {}",
+        for (IOException e : removeFromStorage(swept)) {
+            log.warn("a dead session is out of the metastore, but not all of it out of the under storage: {}",
                     e.toString());
         }
     }
 
     /**
-     * Deletes or moves the data of removed keep-alive links, each on its own: their links are gone
-     * already, so one failure must not leave the others' data behind. The failures, each naming
-     * its path.
+     * Removes what ended sessions left in the under storage: each removed keep-alive link's data
+     * (deleted, or moved to where its inode's other names expect it), each on its own, since their
+     * links are gone already and one failure must not leave the others' data behind; then the
+     * sessions' directories, which held that data. The failures, each naming its path.
      */
-    private List<IOException> followRemovals(List<Sessions.Removal> removals) {
+    private List<IOException> removeFromStorage(Sessions.Ended ended) {
         List<IOException> failures = new ArrayList<>();
-        for (Sessions.Removal removal : removals) {
+        for (Sessions.Removal removal : ended.removals()) {
             try {
                 followRemoval(removal.link(), removal.ufsPath());
             } catch (IOException | RuntimeException e) {
                 failures.add(new IOException("data of " + removal.ufsPath() + " not removed: " + e, e));
+            }
+        }
+        for (String directory : ended.directories()) {
+            try {
+                ufs.deleteDirectory(directory);
+            } catch (FsException e) {
+                log.debug("session directory {} left in the under storage: {}", directory, e.getMessage());
+            } catch (IOException | RuntimeException e) {
+                failures.add(new IOException("session directory " + directory + " not removed: " + e, e));
             }
         }
         return failures;
@@ -1352,7 +1362,7 @@ public final class StrataFileSystem implements AutoCloseable {
         handles.clear();
         if (sessions != null) {
             try {
-                failures.addAll(followRemovals(sessions.close()));
+                failures.addAll(removeFromStorage(sessions.close()));
             } catch (IOException e) {
                 failures.add(e);
             }

@@ -76,6 +76,36 @@ class SessionSweepTest {
         }
     }
 
+    @Test
+    void aSweptSessionLeavesNothingInTheSource() throws Exception {
+        StrataFileSystem holder = StrataFileSystem.open(source.toUri(), options("1h"));
+        try {
+            for (int i = 0; i < 3; i++) {
+                long fh = holder.create("/kept" + i, 0644, USER);
+                holder.write(fh, ByteBuffer.wrap("kept".getBytes(StandardCharsets.UTF_8)), 0);
+                holder.flush(fh);
+                holder.unlink("/kept" + i);
+            }
+            Path keptData = onlySessionWithData();
+            Thread.sleep(600);
+
+            try (StrataFileSystem sweeper = StrataFileSystem.open(source.toUri(), options("400ms"))) {
+                long deadline = System.nanoTime() + SWEEP_STARTS.toNanos();
+                while (Files.exists(keptData)) {
+                    assertThat(System.nanoTime()).as("the swept session's directory still in the source after "
+                            + SWEEP_STARTS + ", holding " + filesIn(keptData)).isLessThan(deadline);
+                    Thread.sleep(10);
+                }
+            }
+        } finally {
+            try {
+                holder.close();
+            } catch (IOException expected) {
+                // Its session was swept while it lived: its close finds its keep-alive links gone.
+            }
+        }
+    }
+
     private Options options(String sessionExpire) {
         return new OptionsLoader(OptionRegistry.load())
                 .set("state_dir", state.toString(), "test")

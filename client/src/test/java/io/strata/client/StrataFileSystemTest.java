@@ -401,6 +401,23 @@ class StrataFileSystemTest {
     }
 
     @Test
+    void anUnmountWithAnUnlinkedFileStillOpenLeavesNothingOfItInTheSource() throws IOException {
+        long fh = fs.create("/open.txt", 0644, USER);
+        fs.write(fh, utf8("kept while open"), 0);
+        fs.flush(fh);
+        fs.unlink("/open.txt"); // kept for the handle, its data under the session's directory
+        assertThat(regularFilesIn(source)).as("the kept data").hasSize(1);
+
+        fs.close(); // the handle still open, as when a daemon is stopped under a reader
+
+        assertThat(regularFilesIn(source)).as("data left in the source").isEmpty();
+        try (var sessions = Files.list(source.resolve(".strata/sessions"))) {
+            assertThat(sessions.toList()).as("session directories left").isEmpty();
+        }
+        fs = StrataFileSystem.open(source.toUri(), options());
+    }
+
+    @Test
     void aLastNameRemovedWhileItsLastCloseRunsLeavesNothingKept() throws Exception {
         raceTheLastCloseOfEachFileWith(path -> () -> fs.unlink(path));
 
