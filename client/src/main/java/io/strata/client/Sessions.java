@@ -191,7 +191,12 @@ final class Sessions {
      * What ended sessions leave for the caller to remove from the under storage, in this order:
      * each removed link's data, then the sessions' directories, which hold that data until then.
      */
-    record Ended(List<Removal> removals, List<String> directories) {}
+    record Ended(List<Removal> removals, List<String> directories) {
+        Ended {
+            removals = List.copyOf(removals);
+            directories = List.copyOf(directories);
+        }
+    }
 
     private String ownPath() {
         return RESERVED + "/" + SESSIONS + "/" + id;
