@@ -46,13 +46,7 @@ class SessionSweepTest {
         // sessions expire in 400 ms it is dead 400 ms after its last change to its session.
         StrataFileSystem holder = StrataFileSystem.open(source.toUri(), options("1h"));
         try {
-            for (int i = 0; i < KEPT; i++) {
-                long fh = holder.create("/kept" + i, 0644, USER); // open until the holder closes
-                holder.write(fh, ByteBuffer.wrap("kept".getBytes(StandardCharsets.UTF_8)), 0);
-                holder.flush(fh); // nothing left for the holder's own unmount to write
-                holder.unlink("/kept" + i); // its data moves under the holder's session directory
-            }
-            Path keptData = onlySessionWithData();
+            Path keptData = keepUnlinkedAndOpen(holder, KEPT);
             assertThat(filesIn(keptData)).as("data the holder keeps").hasSize(KEPT);
             Thread.sleep(600);
 
@@ -68,11 +62,7 @@ class SessionSweepTest {
                         .isSubsetOf(linksIn(probe, keptData));
             }
         } finally {
-            try {
-                holder.close();
-            } catch (IOException expected) {
-                // Its session was swept while it lived: its close finds its keep-alive links gone.
-            }
+            closeSwept(holder);
         }
     }
 
@@ -80,13 +70,7 @@ class SessionSweepTest {
     void aSweptSessionLeavesNothingInTheSource() throws Exception {
         StrataFileSystem holder = StrataFileSystem.open(source.toUri(), options("1h"));
         try {
-            for (int i = 0; i < 3; i++) {
-                long fh = holder.create("/kept" + i, 0644, USER);
-                holder.write(fh, ByteBuffer.wrap("kept".getBytes(StandardCharsets.UTF_8)), 0);
-                holder.flush(fh);
-                holder.unlink("/kept" + i);
-            }
-            Path keptData = onlySessionWithData();
+            Path keptData = keepUnlinkedAndOpen(holder, 3);
             Thread.sleep(600);
 
             try (StrataFileSystem sweeper = StrataFileSystem.open(source.toUri(), options("400ms"))) {
@@ -98,11 +82,30 @@ class SessionSweepTest {
                 }
             }
         } finally {
-            try {
-                holder.close();
-            } catch (IOException expected) {
-                // Its session was swept while it lived: its close finds its keep-alive links gone.
-            }
+            closeSwept(holder);
+        }
+    }
+
+    /**
+     * Makes {@code files} files through {@code holder} and unlinks each while open, so its session
+     * keeps them; returns that session's directory in the source, where their data now is.
+     */
+    private Path keepUnlinkedAndOpen(StrataFileSystem holder, int files) throws IOException {
+        for (int i = 0; i < files; i++) {
+            long fh = holder.create("/kept" + i, 0644, USER); // open until the holder closes
+            holder.write(fh, ByteBuffer.wrap("kept".getBytes(StandardCharsets.UTF_8)), 0);
+            holder.flush(fh); // nothing left for the holder's own unmount to write
+            holder.unlink("/kept" + i); // its data moves under the holder's session directory
+        }
+        return onlySessionWithData();
+    }
+
+    /** Closes a client whose session was swept while it lived: its close finds its keep-alive links gone. */
+    private static void closeSwept(StrataFileSystem holder) {
+        try {
+            holder.close();
+        } catch (IOException expected) {
+            // what it kept is gone already
         }
     }
 
