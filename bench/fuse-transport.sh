@@ -35,10 +35,13 @@
 # rows and the transport before them (docs/PERFORMANCE.md, fiftieth round).
 #
 # Usage: bench/fuse-transport.sh [TRANSPORT...]   (default: kernel jnr; needs root, fio, libfuse2)
-# STRATA_BENCH_OPTS adds -o options to both mounts (comma-separated).
+# STRATA_BENCH_OPTS adds -o options to both mounts (comma-separated); STRATA_BENCH_ROUNDS sets the
+# sequential reads' rounds (5).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 transports=("$@")
+rounds=${STRATA_BENCH_ROUNDS:-5}
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "STRATA_BENCH_ROUNDS must be a whole number of 1 or more, not '$rounds'" >&2; exit 2; }
 [ ${#transports[@]} -gt 0 ] || transports=(kernel jnr)
 work=$(mktemp -d "${STRATA_BENCH_DIR:-/var/tmp}/strata-transport.XXXXXX")
 cleanup() {
@@ -163,7 +166,7 @@ sequential_reads() { # the files sequential wrote moved into the memory tier, th
     for t in "${transports[@]}"; do
         wait_idle "${sequential_mounts[$t]}" # the fill threads' promotions run behind the reads
     done
-    for round in $(seq 1 "${STRATA_BENCH_ROUNDS:-5}"); do
+    for round in $(seq 1 "$rounds"); do
         for t in "${turn[@]}"; do
             drop_caches
             read -r _ _ _ bw < <(fio --name=seqr --filename="${sequential_mounts[$t]}/seq.dat" --rw=read --bs=1M \
