@@ -229,6 +229,22 @@ final class CacheDir {
     }
 
     /**
+     * Gives back heat {@link #takeHot} took when the promotion it called for could not start (the
+     * fill pool was busy): the page's count of bytes read is raised to {@code bytes}, so it needs
+     * only the rest of its heat, not all of it anew. False if the page is not here.
+     */
+    boolean keepHot(PageId id, long bytes) {
+        synchronized (lock) {
+            Entry e = index.get(id);
+            if (e == null) {
+                return false;
+            }
+            e.bytesRead = Math.max(e.bytesRead, bytes);
+            return true;
+        }
+    }
+
+    /**
      * See {@link PageStore#read(PageId, int, ByteBuffer, Reread)}; a damaged or vanished page is
      * dropped and reported as a miss.
      */

@@ -170,6 +170,15 @@ public final class DiskPageStore implements PageStore {
         return false;
     }
 
+    /** See {@link CacheDir#keepHot}. */
+    void keepHot(PageId id, long bytes) {
+        for (CacheDir dir : dirs()) {
+            if (dir.keepHot(id, bytes)) {
+                return;
+            }
+        }
+    }
+
     @Override
     public boolean put(PageId id, ByteBuffer data) {
         return put(id, data, Reread.SOON);

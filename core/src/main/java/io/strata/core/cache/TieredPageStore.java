@@ -141,7 +141,7 @@ public final class TieredPageStore implements PageStore {
             return n;
         }
         n = disk.read(id, pageOffset, dst, reread);
-        if (n >= 0 && disk.takeHot(id, (long) PROMOTE_AFTER_PAGES * id.pageSize(), residence)) {
+        if (n >= 0 && disk.takeHot(id, heat(id), residence)) {
             promote(id);
         }
         return n;
@@ -157,7 +157,7 @@ public final class TieredPageStore implements PageStore {
             return null;
         }
         PageRegion region = disk.region(id, pageOffset, length, reread);
-        if (region != null && disk.takeHot(id, (long) PROMOTE_AFTER_PAGES * id.pageSize(), residence)) {
+        if (region != null && disk.takeHot(id, heat(id), residence)) {
             promote(id);
         }
         return region;
@@ -180,7 +180,17 @@ public final class TieredPageStore implements PageStore {
             });
         } catch (RejectedExecutionException busy) {
             promoting.remove(id);
+            // All but a page's worth of its heat stays: its next full read tries again. Made to earn
+            // it all anew, a page of a file read in full each pass waited two more passes (a 2 GiB
+            // file settled into the tier over four; docs/PERFORMANCE.md); kept whole, every read of
+            // the page, 4 KiB ones too, would be refused again while the pool stays busy.
+            disk.keepHot(id, heat(id) - id.pageSize());
         }
+    }
+
+    /** The bytes read from a disk page that make it hot. */
+    private static long heat(PageId id) {
+        return (long) PROMOTE_AFTER_PAGES * id.pageSize();
     }
 
     @Override

@@ -11,9 +11,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static io.strata.core.cache.AbstractPageStoreTest.PAGE;
@@ -287,6 +291,46 @@ class TieredTest {
         }
         read(store, page, 0, small);
         assertEquals(PAGE, memory.length(page), "promoted once two pages' worth was read");
+    }
+
+    @Test
+    void aPromotionTheBusyFillPoolRefusedStartsAtThePagesNextRead() throws Exception {
+        // A real pool, made busy: its one thread held and its queue of one taken
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1));
+        CountDownLatch held = new CountDownLatch(1);
+        pool.execute(() -> awaitQuietly(held));
+        pool.execute(() -> {});
+        MemoryPageStore ownMemory = new MemoryPageStore(PAGE, 2L * PAGE, EvictionPolicies.create("lru", 0), metrics,
+                nanos::get);
+        TieredPageStore busy = new TieredPageStore(ownMemory, diskAt(dir(), 8), pool, metrics, Duration.ofHours(1));
+        try {
+            for (int i = 0; i < 3; i++) { // the memory tier holds two: page 0 is on disk only
+                busy.put(id("f", i), page(id("f", i)));
+            }
+            PageId page = id("f", 0);
+            read(busy, page, 0, PAGE);
+            read(busy, page, 0, PAGE); // hot: its promotion is refused
+            held.countDown();
+            while (pool.getActiveCount() > 0 || !pool.getQueue().isEmpty()) {
+                Thread.sleep(1);
+            }
+            assertEquals(-1, ownMemory.length(page), "refused, not promoted");
+            assertArrayEquals(content(page, PAGE), read(busy, page, 0, PAGE));
+            pool.shutdown();
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+            assertEquals(PAGE, ownMemory.length(page), "promoted at the next read, not after two more");
+        } finally {
+            pool.shutdownNow();
+            busy.close();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test
