@@ -294,7 +294,7 @@ class TieredTest {
     }
 
     @Test
-    void aPromotionTheBusyFillPoolRefusedStartsAtThePagesNextRead() throws Exception {
+    void aPromotionTheBusyFillPoolRefusedStartsAtThePagesNextFullRead() throws Exception {
         // A real pool, made busy: its one thread held and its queue of one taken
         ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1));
         CountDownLatch held = new CountDownLatch(1);
@@ -318,7 +318,7 @@ class TieredTest {
             assertArrayEquals(content(page, PAGE), read(busy, page, 0, PAGE));
             pool.shutdown();
             assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
-            assertEquals(PAGE, ownMemory.length(page), "promoted at the next read, not after two more");
+            assertEquals(PAGE, ownMemory.length(page), "promoted at the next full read, not after two more");
         } finally {
             pool.shutdownNow();
             busy.close();
