@@ -28,8 +28,6 @@ import java.util.Optional;
  * fsck's other repairs, deleting is meant for a volume no client is changing.
  */
 public final class SessionLeftovers {
-    private static final String SESSIONS_PATH = Sessions.RESERVED + "/" + Sessions.SESSIONS;
-
     private SessionLeftovers() {}
 
     /** The leftovers, one problem each; with {@code repair}, deleted and marked repaired. */
@@ -39,11 +37,11 @@ public final class SessionLeftovers {
             sessionsDir = child(meta, sessionsDir.get(), Sessions.SESSIONS);
         }
         List<Problem> problems = new ArrayList<>();
-        for (UfsStatus session : childrenIfAny(ufs, SESSIONS_PATH)) {
+        for (UfsStatus session : childrenIfAny(ufs, Sessions.SESSIONS_PATH)) {
             if (session.directory()) {
                 Optional<Long> sessionDir = sessionsDir.isPresent()
                         ? child(meta, sessionsDir.get(), session.name()) : Optional.empty();
-                problems.addAll(checkSession(meta, ufs, SESSIONS_PATH + "/" + session.name(), sessionDir, repair));
+                problems.addAll(checkSession(meta, ufs, Sessions.sessionPath(session.name()), sessionDir, repair));
             }
         }
         return problems;

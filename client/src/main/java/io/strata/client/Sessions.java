@@ -47,6 +47,8 @@ final class Sessions {
     /** The reserved directory at the volume root. */
     static final String RESERVED = ".strata";
     static final String SESSIONS = "sessions";
+    /** Where the sessions' directories are, in the under storage as in the namespace. */
+    static final String SESSIONS_PATH = RESERVED + "/" + SESSIONS;
     /**
      * The parent in a keep-alive link's name when there is no hidden name. Kept in the
      * three-part form so that any client's sweep can parse it: a lookup in inode 0 finds nothing.
@@ -138,7 +140,7 @@ final class Sessions {
         }
         try {
             ufs.mkdir(RESERVED);
-            ufs.mkdir(RESERVED + "/" + SESSIONS);
+            ufs.mkdir(SESSIONS_PATH);
             ufs.mkdir(ownPath());
             ownDirectoryMade = true;
             meta.link(ino, own, link, clock.getAsLong());
@@ -199,7 +201,12 @@ final class Sessions {
     }
 
     private String ownPath() {
-        return RESERVED + "/" + SESSIONS + "/" + id;
+        return sessionPath(id);
+    }
+
+    /** The directory of the session named {@code session}, holding the data of what it keeps. */
+    static String sessionPath(String session) {
+        return SESSIONS_PATH + "/" + session;
     }
 
     /**
@@ -225,7 +232,7 @@ final class Sessions {
             }
             log.info("session {} expired (no heartbeat for {} s): removing what it kept open", session.name(),
                     (now - dir.mtimeNs()) / 1_000_000_000L);
-            String path = RESERVED + "/" + SESSIONS + "/" + session.name();
+            String path = sessionPath(session.name());
             for (Dentry kept : all(session.ino())) {
                 try {
                     removed.add(removeKept(session.ino(), path, kept.name(), now));
