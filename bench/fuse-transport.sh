@@ -154,13 +154,12 @@ wait_idle() { # mountpoint: until its daemon used under 5 % of a core for a seco
 }
 
 sequential_reads() { # the files sequential wrote moved into the memory tier, then timed by turns; the volumes go
-    local round t bw pass
+    local round t pass
     local -a turn=("${transports[@]}")
     for t in "${transports[@]}"; do
         for pass in fill promote promoted; do
             drop_caches
-            fio --name="$pass" --filename="${sequential_mounts[$t]}/seq.dat" --rw=read --bs=1M --size=2G \
-                --ioengine=psync >/dev/null 2>&1
+            read_mib_s "$t" >/dev/null
         done
     done
     for t in "${transports[@]}"; do
@@ -169,12 +168,8 @@ sequential_reads() { # the files sequential wrote moved into the memory tier, th
     for round in $(seq 1 "$rounds"); do
         for t in "${turn[@]}"; do
             drop_caches
-            read -r _ _ _ bw < <(fio --name=seqr --filename="${sequential_mounts[$t]}/seq.dat" --rw=read --bs=1M \
-                --size=2G --ioengine=psync --output-format=json 2>/dev/null | fio_figures read)
-            sequential_rounds[$t]+=" $bw"
-            read -r _ _ _ bw < <(fio --name=seqd --filename="${sequential_mounts[$t]}/seq.dat" --rw=read --bs=1M \
-                --size=2G --ioengine=psync --direct=1 --output-format=json 2>/dev/null | fio_figures read)
-            sequential_direct_rounds[$t]+=" $bw"
+            sequential_rounds[$t]+=" $(read_mib_s "$t")"
+            sequential_direct_rounds[$t]+=" $(read_mib_s "$t" --direct=1)"
         done
         [ ${#turn[@]} -lt 2 ] || turn=("${turn[1]}" "${turn[0]}")
     done
@@ -183,6 +178,14 @@ sequential_reads() { # the files sequential wrote moved into the memory tier, th
         result[$t,seq_read_direct]=$(median ${sequential_direct_rounds[$t]})
         end_volume "$t"
     done
+}
+
+read_mib_s() { # transport [fio option...] -> MiB/s of one sequential 1 MiB read of the file sequential wrote
+    local t=$1 bw
+    shift
+    read -r _ _ _ bw < <(fio --name=seqr --filename="${sequential_mounts[$t]}/seq.dat" --rw=read --bs=1M --size=2G \
+        --ioengine=psync "$@" --output-format=json 2>/dev/null | fio_figures read)
+    echo "$bw"
 }
 
 median() { # integers -> their median
