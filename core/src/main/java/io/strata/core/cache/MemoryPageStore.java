@@ -201,10 +201,33 @@ public final class MemoryPageStore implements PageStore {
         return n;
     }
 
+    /** Copies a page's bytes into the slot it is to have; the number copied, or -1 if they cannot be had. */
+    @FunctionalInterface
+    interface PageSource {
+        int copyTo(ByteBuffer slot);
+    }
+
     @Override
     public boolean put(PageId id, ByteBuffer data) {
-        int length = data.remaining();
-        if (id.pageSize() != pageSize || length > pageSize) {
+        return store(id, data.remaining(), slot -> {
+            slot.put(data.duplicate());
+            return slot.position();
+        }, data);
+    }
+
+    /**
+     * Stores a page of {@code length} bytes that {@code source} copies straight into its slot: a
+     * promotion reads the disk tier's page file into the slot, with no buffer between (a 1 MiB heap
+     * array per promotion was zeroed, filled and copied again). False, keeping nothing, if the tier
+     * refuses the page or the source does not give exactly {@code length} bytes.
+     */
+    boolean putFrom(PageId id, int length, PageSource source) {
+        return store(id, length, source, null);
+    }
+
+    /** @param bytes the page's bytes, to hand down if it is evicted before they are in; null if not at hand */
+    private boolean store(PageId id, int length, PageSource source, ByteBuffer bytes) {
+        if (id.pageSize() != pageSize || length > pageSize || length < 0) {
             meters.fillsDropped.increment();
             return false;
         }
@@ -240,12 +263,34 @@ public final class MemoryPageStore implements PageStore {
         if (slot == null) {
             return false;
         }
-        if (fill(slot, id, data)) {
-            meters.fills.increment();
-        } else if (handDown.wants(id)) {
-            handDown.evicted(id, data.asReadOnlyBuffer()); // evicted before its bytes were in: they are here
+        switch (fill(slot, id, length, source)) {
+            case FILLED -> meters.fills.increment();
+            case EVICTED -> {
+                if (bytes != null && handDown.wants(id)) {
+                    handDown.evicted(id, bytes.asReadOnlyBuffer()); // evicted before its bytes were in: they are here
+                }
+            }
+            case SOURCE_FAILED -> {
+                release(id, slot);
+                meters.fillsDropped.increment();
+                return false;
+            }
         }
         return true;
+    }
+
+    private enum Fill { FILLED, EVICTED, SOURCE_FAILED }
+
+    /** Lets go of a slot reserved for a page that never came, unless it was evicted meanwhile. */
+    private void release(PageId id, Slot slot) {
+        lock.lock();
+        try {
+            if (index.get(id) == slot) {
+                removeLocked(id);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Removes a victim, first copying its bytes out if the hand-down wants them. */
@@ -333,20 +378,24 @@ public final class MemoryPageStore implements PageStore {
         return new Frame(view);
     }
 
-    /** Copies the page in under the slot's write lock, unless the slot was given away meanwhile. */
-    /** Copies the page into its slot; false if it was evicted before it could be. */
-    private boolean fill(Slot slot, PageId id, ByteBuffer data) {
+    /**
+     * Copies the page into its slot under the slot's write lock, so that no reader sees it half
+     * written; EVICTED if the slot was given away before it could be.
+     */
+    private Fill fill(Slot slot, PageId id, int length, PageSource source) {
         long stamp = slot.lock.writeLock();
         try {
             if (!id.equals(slot.owner)) {
-                return false;
+                return Fill.EVICTED;
             }
             slot.content = null;
-            slot.view.duplicate().put(data.duplicate());
-            slot.length = data.remaining();
+            if (source.copyTo(slot.view.duplicate().limit(length)) != length) {
+                return Fill.SOURCE_FAILED;
+            }
+            slot.length = length;
             slot.usedNs = nanoClock.getAsLong();
             slot.content = id;
-            return true;
+            return Fill.FILLED;
         } finally {
             slot.lock.unlockWrite(stamp);
         }

@@ -170,8 +170,9 @@ public final class TieredPageStore implements PageStore {
         try {
             promotions.execute(() -> {
                 try {
-                    ByteBuffer page = ByteBuffer.allocate(id.pageSize());
-                    if (memory.length(id) < 0 && disk.copy(id, page) > 0 && memory.put(id, page.flip())) {
+                    int length = disk.length(id);
+                    if (length > 0 && memory.length(id) < 0
+                            && memory.putFrom(id, length, slot -> disk.copy(id, slot))) {
                         memoryMeters.promotions.increment();
                     }
                 } finally {

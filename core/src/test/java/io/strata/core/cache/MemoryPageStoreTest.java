@@ -9,6 +9,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MemoryPageStoreTest extends AbstractPageStoreTest {
@@ -78,6 +79,38 @@ class MemoryPageStoreTest extends AbstractPageStoreTest {
             assertEquals(-1, oneFrame.length(whole), "and the whole page leaves for a short one");
             assertArrayEquals(content(small, 5), read(oneFrame, small, 0, PAGE));
         }
+    }
+
+    @Test
+    void aPageFromASourceIsCopiedStraightIntoItsSlot() {
+        MemoryPageStore memory = (MemoryPageStore) store();
+        PageId id = id("promoted", 0);
+        int length = PAGE / 2 + 1;
+        assertTrue(memory.putFrom(id, length, slot -> {
+            assertEquals(length, slot.remaining(), "the slot is offered at the page's length");
+            assertTrue(slot.isDirect(), "the slot itself, not a buffer between");
+            slot.put(content(id, length));
+            return length;
+        }));
+        assertEquals(length, memory.length(id));
+        assertArrayEquals(content(id, length), read(memory, id, 0, PAGE));
+    }
+
+    @Test
+    void aSourceThatCannotGiveThePageLeavesNothingAndItsRoomFree() {
+        MemoryPageStore memory = (MemoryPageStore) store();
+        PageId gone = id("gone", 0);
+        assertFalse(memory.putFrom(gone, PAGE, slot -> -1), "a page vanished from disk");
+        PageId shortened = id("short", 0);
+        assertFalse(memory.putFrom(shortened, PAGE, slot -> PAGE - 1), "fewer bytes than the page has");
+        assertEquals(-1, memory.length(gone));
+        assertEquals(-1, memory.length(shortened));
+        assertEquals(0, memory.pageCount());
+        for (int i = 0; i < CAPACITY_PAGES; i++) {
+            PageId id = id("after", i);
+            assertTrue(memory.put(id, page(id)));
+        }
+        assertEquals(CAPACITY_PAGES, memory.pageCount(), "the failed puts' slots hold nothing and were given back");
     }
 
     @Test
