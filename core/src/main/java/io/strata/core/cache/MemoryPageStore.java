@@ -380,7 +380,9 @@ public final class MemoryPageStore implements PageStore {
 
     /**
      * Copies the page into its slot under the slot's write lock, so that no reader sees it half
-     * written; EVICTED if the slot was given away before it could be.
+     * written; EVICTED if the slot was given away before it could be. A promotion holds the lock
+     * through its read of the page file: readers of the slot miss meanwhile, and only the eviction
+     * of this very slot (whose frame's locks the store lock then waits for) waits on that read.
      */
     private Fill fill(Slot slot, PageId id, int length, PageSource source) {
         long stamp = slot.lock.writeLock();
