@@ -263,7 +263,14 @@ public final class MemoryPageStore implements PageStore {
         if (slot == null) {
             return false;
         }
-        switch (fill(slot, id, length, source)) {
+        Fill filled;
+        try {
+            filled = fill(slot, id, length, source);
+        } catch (RuntimeException | Error e) {
+            release(id, slot); // a reserved slot left empty would hold its room until evicted
+            throw e;
+        }
+        switch (filled) {
             case FILLED -> meters.fills.increment();
             case EVICTED -> {
                 if (bytes != null && handDown.wants(id)) {

@@ -10,6 +10,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MemoryPageStoreTest extends AbstractPageStoreTest {
@@ -111,6 +112,22 @@ class MemoryPageStoreTest extends AbstractPageStoreTest {
             assertTrue(memory.put(id, page(id)));
         }
         assertEquals(CAPACITY_PAGES, memory.pageCount(), "the failed puts' slots hold nothing and were given back");
+    }
+
+    @Test
+    void aSourceThatThrowsLeavesNothingAndItsRoomFree() {
+        MemoryPageStore memory = (MemoryPageStore) store();
+        PageId failing = id("failing", 0);
+        assertThrows(IllegalStateException.class, () -> memory.putFrom(failing, PAGE, slot -> {
+            throw new IllegalStateException("the page file could not be read");
+        }));
+        assertEquals(-1, memory.length(failing));
+        assertEquals(0, memory.pageCount());
+        for (int i = 0; i < CAPACITY_PAGES; i++) {
+            PageId id = id("after", i);
+            assertTrue(memory.put(id, page(id)));
+        }
+        assertEquals(CAPACITY_PAGES, memory.pageCount(), "the failed put's slot was given back");
     }
 
     @Test
